@@ -1,0 +1,89 @@
+/**
+ * The one table of error codes: code → HTTP status → default message.
+ *
+ * Every error the service answers with is an `ApiError` built from this table, so a code has exactly one
+ * status everywhere. Codes whose status the interface spec leaves open are decided here and documented in
+ * the README's error section.
+ */
+export const ERRORS = {
+  // Validation (400)
+  INVALID_JSON: [400, 'Request body is not valid JSON.'],
+  MISSING_REQUIRED_FIELD: [400, 'A required field is missing or empty.'],
+  CONTENT_TOO_LONG: [400, 'The content does not fit in a QR code at the chosen error-correction level.'],
+  INVALID_HEX: [400, 'Colors must be #RGB, #RRGGBB or #RRGGBBAA.'],
+  INVALID_FIELD_VALUE: [400, 'A field has an invalid value.'],
+  VALUE_OUT_OF_RANGE: [400, 'A numeric field is outside its bounds.'],
+  LOW_CONTRAST: [400, 'Foreground and background contrast is below 4:1 and cannot be corrected.'],
+  LOGO_TOO_LARGE: [400, 'logoSizePercent above 25 needs eccLevel H.'],
+  FILE_TOO_LARGE: [400, 'An uploaded file is larger than 10 MB.'],
+  UNSUPPORTED_IMAGE_TYPE: [400, 'Images must be PNG, JPG, GIF, BMP or WebP.'],
+  MULTIPART_CONFIG_MISSING: [400, 'The multipart form has no "config" field.'],
+  INVALID_MULTIPART: [400, 'The multipart body could not be parsed.'],
+  UNSUPPORTED_MEDIA_TYPE: [415, 'Send application/json or multipart/form-data.'],
+
+  // Authentication (401)
+  UNAUTHORIZED: [401, 'Missing or invalid proxy secret.'],
+  INVALID_INTERNAL_SIGNATURE: [401, 'Internal request signature is invalid.'],
+  INTERNAL_TS_EXPIRED: [401, 'Internal request timestamp is outside the allowed window.'],
+  LLM_API_KEY_INVALID: [401, 'The LLM provider rejected the API key.'],
+
+  // Routing and transport
+  NOT_FOUND: [404, 'No such endpoint.'],
+  TEMPLATE_NOT_FOUND: [404, 'No template with that id.'],
+  METHOD_NOT_ALLOWED: [405, 'This endpoint does not accept that method.'],
+  PAYLOAD_TOO_LARGE: [413, 'Request body is larger than 10 MB.'],
+  HEADERS_TOO_LARGE: [431, 'Request headers are too large.'],
+  BAD_REQUEST: [400, 'Malformed HTTP request.'],
+
+  // Rendering outcome
+  QR_UNSCANNABLE: [422, 'The QR code could not be made scannable.'],
+  OUTPUT_TOO_COMPLEX: [422, 'The output would exceed its size budget.'],
+
+  // AI
+  AI_GENERATION_FAILED: [502, 'The LLM returned no usable design.'],
+  AI_CONFIG_INVALID: [422, 'The LLM returned a design the engine rejected; retry with lower creativity.'],
+  AI_REQUEST_TIMEOUT: [503, 'No AI provider answered in time.'],
+  AI_QUOTA_EXCEEDED: [503, 'Every AI provider refused for quota or spend cap.'],
+  INVALID_LLM_PROVIDER: [400, 'llmProvider is not one of the supported providers.'],
+  INVALID_LLM_MODEL: [400, 'llmModel must be letters, digits and . _ : / - (at most 100 characters).'],
+
+  // Server
+  RATE_LIMITED: [429, 'Too many requests.'],
+  INTERNAL_ERROR: [500, 'Unexpected internal error.'],
+  QR_GENERATION_FAILED: [500, 'The rendering engine failed.'],
+  SERVER_BUSY: [503, 'Too many concurrent renders; retry shortly.'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export interface ErrorBody {
+  success: false;
+  error: string;
+  code: ErrorCode;
+  field?: string;
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly field: string | undefined;
+  /** Extra response headers, e.g. Retry-After on SERVER_BUSY. */
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message?: string, field?: string, headers: Record<string, string> = {}) {
+    super(message ?? ERRORS[code][1]);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = ERRORS[code][0];
+    this.field = field;
+    this.headers = headers;
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = { success: false, error: this.message, code: this.code };
+    if (this.field !== undefined) body.field = this.field;
+    return body;
+  }
+}
+
+export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
