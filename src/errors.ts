@@ -16,10 +16,8 @@ export const ERRORS = {
   LOW_CONTRAST: [400, 'Foreground and background contrast is below 4:1 and cannot be corrected.'],
   LOGO_TOO_LARGE: [400, 'logoSizePercent above 25 needs eccLevel H.'],
   FILE_TOO_LARGE: [400, 'An uploaded file is larger than 10 MB.'],
-  UNSUPPORTED_IMAGE_TYPE: [400, 'Images must be PNG, JPG, GIF, BMP or WebP.'],
   MULTIPART_CONFIG_MISSING: [400, 'The multipart form has no "config" field.'],
   INVALID_MULTIPART: [400, 'The multipart body could not be parsed.'],
-  UNSUPPORTED_MEDIA_TYPE: [415, 'Send application/json or multipart/form-data.'],
 
   // Authentication (401)
   UNAUTHORIZED: [401, 'Missing or invalid proxy secret.'],

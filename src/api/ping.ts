@@ -1,0 +1,23 @@
+import type { Route } from '../http/router.js';
+import type { Service } from '../service.js';
+
+/** GET /api/ping: liveness plus what an operator wants at a glance (pool, cache, memory, native build). */
+export const pingRoutes = (service: Service): Route[] => [
+  {
+    method: 'GET',
+    path: '/api/ping',
+    handler: (ctx) => {
+      const mem = process.memoryUsage();
+      ctx.reply.json(200, {
+        success: true,
+        status: 'ok',
+        version: service.version,
+        uptimeSeconds: Math.round((Date.now() - service.startedAt) / 1000),
+        pool: service.pool.stats(),
+        cache: service.cache.stats(),
+        memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed },
+        server: { native: true, uws: service.uwsBinary.split('/').pop() },
+      });
+    },
+  },
+];

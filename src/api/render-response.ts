@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import { ApiError } from '../errors.js';
+import type { RequestContext } from '../http/router.js';
+import { QR_DEFAULTS } from '../schema/qr-config.js';
+import type { Correction, RenderAssets, RenderConfig, RenderSuccess } from '../render/types.js';
+import type { Service } from '../service.js';
+
+/** A validated QrConfig body (the schema has checked every field's type and bounds). */
+export type QrConfigBody = Partial<RenderConfig> & { content: string; responseType?: 'base64' | 'binary'; logoUrl?: string; backgroundImageUrl?: string };
+
+/** Fields the service accepts but does not draw yet; they are reported as warnings, never dropped silently. */
+const NOT_DRAWN_YET = ['logoUrl', 'logoBase64', 'backgroundImageUrl', 'backgroundImageBase64', 'centerText', 'ctaText', 'qrShapeRadius'] as const;
+
+export interface PreparedRender {
+  config: RenderConfig;
+  corrections: Correction[];
+  warnings: string[];
+}
+
+/**
+ * Applies defaults and the rules that follow from the request as a whole: a logo needs ECC H (raised, and
+ * reported as a correction), and a logo above 25 % with an explicit lower ECC is refused.
+ */
+export function prepareRender(body: QrConfigBody, assets: RenderAssets): PreparedRender {
+  const corrections: Correction[] = [];
+  const warnings: string[] = [];
+  const hasLogo = assets.logo !== undefined || body.logoUrl !== undefined;
+  const config: RenderConfig = {
+    ...QR_DEFAULTS,
+    content: body.content,
+    ...pick(body),
+  };
+  if (hasLogo) {
+    if (config.logoSizePercent > 25 && body.eccLevel !== undefined && body.eccLevel !== 'H') {
+      throw new ApiError('LOGO_TOO_LARGE', `logoSizePercent ${config.logoSizePercent} needs eccLevel H (got ${body.eccLevel}).`, 'logoSizePercent');
+    }
+    if (config.eccLevel !== 'H') {
+      corrections.push({ field: 'eccLevel', from: config.eccLevel, to: 'H', reason: 'a logo covers modules; ECC H recovers them' });
+      config.eccLevel = 'H';
+    }
+  }
+  for (const f of NOT_DRAWN_YET) {
+    if (body[f as keyof QrConfigBody] !== undefined && !(f === 'qrShapeRadius' && body.qrShapeRadius === 0)) {
+      warnings.push(`${f} is accepted but not drawn yet by this version of the engine.`);
+    }
+  }
+  return { config, corrections, warnings };
+}
+
+/** Fields that stay on the main thread: how to answer, and image sources (their bytes travel as assets). */
+const MAIN_THREAD_ONLY = new Set(['responseType', 'logoUrl', 'logoBase64', 'backgroundImageUrl', 'backgroundImageBase64']);
+
+/** The RenderConfig fields present in the body. */
+const pick = (body: QrConfigBody): Partial<RenderConfig> => Object.fromEntries(Object.entries(body).filter(([k]) => !MAIN_THREAD_ONLY.has(k)));
+
+const sha256 = (parts: (string | Uint8Array)[]) => {
+  const h = createHash('sha256');
+  for (const p of parts) h.update(p).update('\0');
+  return h.digest('base64url');
+};
+
+/** Canonical JSON: keys sorted at every level, so equal configs give equal cache keys. */
+const canonical = (v: unknown): string =>
+  v === null || typeof v !== 'object'
+    ? JSON.stringify(v)
+    : Array.isArray(v)
+      ? `[${v.map(canonical).join(',')}]`
+      : `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+
+/**
+ * Renders (or reuses an identical earlier render) and answers in the requested form. The ETag is a
+ * hash of everything that determines the bytes, so a matching If-None-Match is answered 304 before any
+ * work is done.
+ */
+export async function renderAndReply(ctx: RequestContext, service: Service, prepared: PreparedRender, assets: RenderAssets, responseType: 'base64' | 'binary' = 'base64', extra: Record<string, unknown> = {}): Promise<void> {
+  const key = sha256([service.version, canonical(prepared.config), assets.logo ?? '', assets.background ?? '']);
+  const etag = `"${key.slice(0, 32)}${responseType === 'binary' ? 'b' : 'j'}"`;
+  if (ctx.headers['if-none-match'] === etag) {
+    ctx.reply.send(304, { ETag: etag }, '');
+    return;
+  }
+  let result = service.cache.get(key);
+  if (!result) {
+    result = await service.pool.render({ config: prepared.config, assets }, ctx.reply.abort.signal);
+    service.cache.set(key, result);
+  }
+  const corrections = [...prepared.corrections, ...result.corrections];
+  const warnings = [...prepared.warnings, ...result.warnings];
+  if (responseType === 'binary') {
+    ctx.reply.send(200, { 'Content-Type': result.contentType, ETag: etag, ...binaryHeaders(result, corrections, warnings) }, result.bytes);
+    return;
+  }
+  ctx.reply.json(200, { ...describe(result), corrections, warnings, ...extra }, { ETag: etag });
+}
+
+function describe(r: RenderSuccess) {
+  return {
+    success: true,
+    qrBase64: Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength).toString('base64'),
+    format: r.format,
+    contentType: r.contentType,
+    sizeBytes: r.bytes.byteLength,
+    width: r.width,
+    height: r.height,
+    version: r.version,
+    eccLevel: r.eccLevel,
+    mask: r.mask,
+    modulePx: r.modulePx,
+    verification: r.verification,
+  };
+}
+
+/** The JSON response's metadata as headers, for clients that asked for the raw file. */
+function binaryHeaders(r: RenderSuccess, corrections: Correction[], warnings: string[]): Record<string, string> {
+  const h: Record<string, string> = {
+    'X-QR-Version': String(r.version),
+    'X-QR-ECC-Level': r.eccLevel,
+    'X-QR-Verified': r.verification.decodedAt ?? 'no',
+    'X-QR-Contrast-Ratio': String(r.verification.contrastRatio),
+    'X-QR-Width': String(r.width),
+    'X-QR-Height': String(r.height),
+  };
+  if (corrections.length) h['X-QR-Corrections'] = encodeURIComponent(JSON.stringify(corrections));
+  if (warnings.length) h['X-QR-Warnings'] = encodeURIComponent(JSON.stringify(warnings));
+  return h;
+}

@@ -1,0 +1,81 @@
+import type { HttpResponse } from '@trufflesuite/uws-js-unofficial';
+import { ApiError, type ErrorBody } from '../errors.js';
+
+export const STATUS_TEXT: Record<number, string> = {
+  200: 'OK', 304: 'Not Modified', 400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 404: 'Not Found',
+  405: 'Method Not Allowed', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity',
+  429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+/**
+ * One response in flight. uWS invalidates `res` once the client aborts, so every write checks `aborted`;
+ * writes after an await are corked into one syscall; large bodies are streamed with tryEnd/onWritable so
+ * a slow reader applies backpressure instead of growing our buffers.
+ */
+export class Reply {
+  aborted = false;
+  done = false;
+  /** Aborts work done on this request's behalf (LLM calls, queued renders) when the client goes away. */
+  readonly abort = new AbortController();
+  private readonly extraHeaders: [string, string][] = [];
+
+  /**
+   * @param bodyPending the request still has body bytes on the wire; a reply sent before they are read
+   *   closes the connection, so the unread rest is never parsed as the next request.
+   */
+  constructor(readonly res: HttpResponse, public bodyPending = false) {
+    res.onAborted(() => {
+      this.aborted = true;
+      this.abort.abort();
+    });
+  }
+
+  header(name: string, value: string): this {
+    this.extraHeaders.push([name, value]);
+    return this;
+  }
+
+  send(status: number, headers: Record<string, string>, body: Uint8Array | string, close = this.bodyPending): void {
+    if (this.aborted || this.done) return;
+    this.done = true;
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    const res = this.res;
+    res.cork(() => {
+      res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
+      for (const [k, v] of Object.entries(headers)) res.writeHeader(k, v);
+      for (const [k, v] of this.extraHeaders) res.writeHeader(k, v);
+      if (status === 304) {
+        res.endWithoutBody(0, close);
+        return;
+      }
+      const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+      // Closing replies are small error bodies (a refused upload): end() writes them whole, then closes.
+      if (close) {
+        res.end(ab, true);
+        return;
+      }
+      const start = res.getWriteOffset();
+      const [ok, responded] = res.tryEnd(ab, ab.byteLength);
+      if (!ok && !responded) this.streamRest(ab, start);
+    });
+  }
+
+  /** Continues a body the socket could not take at once, each time uWS says the socket drained. */
+  private streamRest(ab: ArrayBuffer, start: number): void {
+    this.res.onWritable((offset) => {
+      if (this.aborted) return true;
+      const [ok] = this.res.tryEnd(ab.slice(offset - start), ab.byteLength);
+      return ok;
+    });
+  }
+
+  json(status: number, body: unknown, headers: Record<string, string> = {}): void {
+    this.send(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers }, JSON.stringify(body));
+  }
+
+  error(e: ApiError, extra: Record<string, unknown> = {}): void {
+    const body: ErrorBody & Record<string, unknown> = { ...e.toBody(), ...extra };
+    this.json(e.status, body, e.headers);
+  }
+}

@@ -1,0 +1,50 @@
+import type { Reply } from './response.js';
+
+export type Method = 'GET' | 'POST';
+
+export interface RequestContext {
+  method: Method;
+  path: string;
+  query: URLSearchParams;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  params: Record<string, string>;
+  reply: Reply;
+  /** The request body, collected within the route's limit (empty for GET). */
+  body: () => Promise<Uint8Array>;
+}
+
+export type Handler = (ctx: RequestContext) => Promise<void> | void;
+
+export interface Route {
+  method: Method;
+  /** Literal segments and `:name` parameters, e.g. `/api/qr/templates/:id/generate`. */
+  path: string;
+  handler: Handler;
+  /** Reachable without the proxy secret. */
+  public?: boolean;
+}
+
+export type Match = { route: Route; params: Record<string, string> } | { allowed: Method[] } | null;
+
+/** Matches a path to a route; a path that exists under other methods is reported for a 405. */
+export function matchRoute(routes: Route[], method: string, path: string): Match {
+  const segments = path.split('/');
+  const allowed: Method[] = [];
+  for (const route of routes) {
+    const pattern = route.path.split('/');
+    if (pattern.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    const ok = pattern.every((p, i) => {
+      if (p.startsWith(':')) {
+        params[p.slice(1)] = decodeURIComponent(segments[i]!);
+        return segments[i] !== '';
+      }
+      return p === segments[i];
+    });
+    if (!ok) continue;
+    if (route.method === method) return { route, params };
+    allowed.push(route.method);
+  }
+  return allowed.length ? { allowed } : null;
+}

@@ -1,0 +1,90 @@
+import type { HttpRequest, HttpResponse, us_listen_socket } from '@trufflesuite/uws-js-unofficial';
+import type { Config } from '../config.js';
+import { ApiError, isApiError } from '../errors.js';
+import { makeSecretCheck } from './auth.js';
+import { collectBody } from './body.js';
+import { Reply } from './response.js';
+import { matchRoute, type Method, type RequestContext, type Route } from './router.js';
+import type { LoadedUws } from './uws.js';
+
+export interface HttpServer {
+  port: number;
+  close(): void;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** Runs a handler and turns whatever it throws into the error envelope. */
+async function dispatch(route: Route, ctx: RequestContext): Promise<void> {
+  try {
+    await route.handler(ctx);
+  } catch (e) {
+    if (isApiError(e)) ctx.reply.error(e);
+    else {
+      console.error(`${ctx.method} ${ctx.path} failed:`, e);
+      ctx.reply.error(new ApiError('INTERNAL_ERROR'));
+    }
+  }
+}
+
+/**
+ * The uWebSockets.js front end: everything about the request is read synchronously inside the uWS
+ * callback (the request object dies when it returns), then the handler runs asynchronously against a
+ * Reply that knows whether the client is still there.
+ */
+export function startHttp(config: Config, routes: Route[], { uws }: LoadedUws): Promise<HttpServer> {
+  const checkSecret = config.proxySecret === undefined ? undefined : makeSecretCheck(config.proxySecret);
+  const app = uws.App();
+
+  app.any('/*', (res: HttpResponse, req: HttpRequest) => {
+    const method = req.getCaseSensitiveMethod();
+    const path = req.getUrl();
+    const rawQuery = req.getQuery() ?? '';
+    const headers: Record<string, string> = {};
+    let headerBytes = 0;
+    req.forEach((k, v) => {
+      headers[k] = v;
+      headerBytes += k.length + v.length + 4;
+    });
+    const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
+    const reply = new Reply(res, hasBody);
+    const started = performance.now();
+
+    try {
+      if (headerBytes > config.maxHeaderBytes) throw new ApiError('HEADERS_TOO_LARGE', `Request headers are larger than ${config.maxHeaderBytes} bytes.`);
+      const match = matchRoute(routes, method, path);
+      if (match === null) throw new ApiError('NOT_FOUND', `No endpoint ${path}.`);
+      if ('allowed' in match) {
+        reply.header('Allow', match.allowed.join(', '));
+        throw new ApiError('METHOD_NOT_ALLOWED', `${path} accepts ${match.allowed.join(', ')}.`);
+      }
+      if (!match.route.public && checkSecret && !checkSecret(headers[config.proxySecretHeader])) throw new ApiError('UNAUTHORIZED');
+
+      let body: Promise<Uint8Array> = Promise.resolve(EMPTY);
+      if (hasBody) {
+        const multipart = (headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data');
+        const declared = headers['content-length'] === undefined ? undefined : Number(headers['content-length']);
+        body = collectBody(reply, multipart ? config.maxMultipartBytes : config.maxBodyBytes, declared);
+        body.catch(() => undefined); // a refusal is answered when the handler awaits it
+      }
+      const ctx: RequestContext = { method: method as Method, path, query: new URLSearchParams(rawQuery), headers, params: match.params, reply, body: () => body };
+      void dispatch(match.route, ctx).then(() => {
+        if (config.logRequests) console.log(`${method} ${path} ${(performance.now() - started).toFixed(1)} ms`);
+      });
+    } catch (e) {
+      if (isApiError(e)) reply.error(e);
+      else if (e instanceof URIError) reply.error(new ApiError('BAD_REQUEST', 'The URL is not correctly percent-encoded.'));
+      else throw e;
+    }
+  });
+
+  return new Promise((resolve, reject) => {
+    app.listen(config.host, config.port, (socket: us_listen_socket | false) => {
+      if (!socket) {
+        reject(new Error(`cannot listen on ${config.host}:${config.port}`));
+        return;
+      }
+      resolve({ port: uws.us_socket_local_port(socket as never), close: () => uws.us_listen_socket_close(socket) });
+    });
+  });
+}

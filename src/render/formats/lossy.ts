@@ -1,0 +1,42 @@
+import decodeJpeg from '@jsquash/jpeg/decode.js';
+import encodeJpeg from '@jsquash/jpeg/encode.js';
+import decodeWebp from '@jsquash/webp/decode.js';
+import encodeWebp from '@jsquash/webp/encode.js';
+import { composite, WHITE } from '../color.js';
+import { toRgba, type Raster, type RgbaRaster } from '../raster.js';
+
+const JPEG_QUALITY = 90;
+const WEBP_QUALITY = 90;
+
+const imageData = (data: Uint8ClampedArray, width: number, height: number) => ({ data, width, height, colorSpace: 'srgb' }) as ImageData;
+
+/** JPEG has no alpha: translucent pixels are flattened onto white, as a viewer on a white page sees them. */
+function flattenOnWhite(rgba: Uint8ClampedArray): Uint8ClampedArray {
+  const out = new Uint8ClampedArray(rgba.length);
+  for (let i = 0; i < rgba.length; i += 4) {
+    const c = composite({ r: rgba[i]!, g: rgba[i + 1]!, b: rgba[i + 2]!, a: rgba[i + 3]! }, WHITE);
+    out[i] = c.r; out[i + 1] = c.g; out[i + 2] = c.b; out[i + 3] = 255;
+  }
+  return out;
+}
+
+export async function encodeJpg(r: Raster): Promise<Uint8Array> {
+  const buf = await encodeJpeg(imageData(flattenOnWhite(toRgba(r)), r.width, r.height), { quality: JPEG_QUALITY });
+  return new Uint8Array(buf);
+}
+
+/**
+ * Few-colour images (every flat code) are smaller and faster as lossless WebP; anything photographic
+ * (a background image, gradients) is lossy at quality 90.
+ */
+export async function encodeWebpImage(r: Raster, fewColours: boolean): Promise<Uint8Array> {
+  const buf = await encodeWebp(imageData(toRgba(r), r.width, r.height), fewColours ? { lossless: 1, quality: 75, method: 2 } : { quality: WEBP_QUALITY });
+  return new Uint8Array(buf);
+}
+
+/** Decodes a JPEG or WebP we produced, so the verifier reads exactly what the client receives. */
+export async function decodeLossy(format: 'jpg' | 'webp', bytes: Uint8Array): Promise<RgbaRaster> {
+  const copy = bytes.slice().buffer;
+  const img = format === 'jpg' ? await decodeJpeg(copy) : await decodeWebp(copy);
+  return { kind: 'rgba', width: img.width, height: img.height, pixels: new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength) };
+}

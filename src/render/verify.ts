@@ -1,0 +1,136 @@
+import { readBarcodes, type ReaderOptions } from 'zxing-wasm/reader';
+import { composite, effectiveContrast, WHITE, type Rgba } from './color.js';
+import type { Layout } from './layout.js';
+import type { Raster } from './raster.js';
+
+/** What the verifier found, returned to the client with every successful render. */
+export interface Verification {
+  /** The decoded payload equals the content, byte for byte. */
+  decoded: boolean;
+  /** Which image decoded: the reduced one (as a phone sees it from afar) or only the full-size one. */
+  decodedAt: 'reduced' | 'full' | null;
+  /** WCAG contrast of the foreground against the background, as a viewer sees them. */
+  contrastRatio: number;
+  /** Width of the light margin around the symbol, in modules. */
+  quietZoneModules: number;
+  /** Every pixel of the required quiet zone is background-coloured. */
+  quietZoneClean: boolean;
+  /** Human-readable reasons, empty when everything passed. */
+  failures: string[];
+}
+
+export interface VerifyInput {
+  raster: Raster;
+  layout: Layout;
+  expected: Uint8Array;
+  foreground: Rgba;
+  background: Rgba;
+}
+
+export const MIN_CONTRAST = 4;
+export const MIN_QUIET_ZONE = 4;
+/** Pixels per module in the reduced image; enough for zxing, and a quarter of the work of 6. */
+const REDUCED_MODULE_PX = 3;
+const FAST: ReaderOptions = { formats: ['QRCode'], tryHarder: false, tryRotate: false, tryDownscale: false, tryInvert: true, maxNumberOfSymbols: 1 };
+const THOROUGH: ReaderOptions = { formats: ['QRCode'], tryHarder: true, tryInvert: true, maxNumberOfSymbols: 1 };
+
+/** Rec. 601 luma, the grey level a scanner's camera pipeline sees. */
+const greyLevel = (c: Rgba) => Math.round(0.299 * c.r + 0.587 * c.g + 0.114 * c.b);
+
+/** Grey level (0–255) of every pixel as seen on a white page. */
+function greyOf(r: Raster): Uint8Array {
+  const grey = new Uint8Array(r.width * r.height);
+  const g = (c: Rgba) => greyLevel(composite(c, WHITE));
+  if (r.kind === 'indexed') {
+    const lut = r.palette.map(g);
+    for (let i = 0; i < grey.length; i++) grey[i] = lut[r.pixels[i]!]!;
+  } else {
+    const p = r.pixels;
+    for (let i = 0, j = 0; i < grey.length; i++, j += 4) {
+      const a = p[j + 3]! / 255;
+      grey[i] = Math.round((0.299 * p[j]! + 0.587 * p[j + 1]! + 0.114 * p[j + 2]!) * a + 255 * (1 - a));
+    }
+  }
+  return grey;
+}
+
+/** Box-filters a grey image by an integer factor and expands it to the RGBA zxing reads. */
+function reduce(grey: Uint8Array, width: number, height: number, f: number) {
+  const w = Math.floor(width / f);
+  const h = Math.floor(height / f);
+  const data = new Uint8ClampedArray(w * h * 4);
+  const area = f * f;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let sum = 0;
+      for (let dy = 0; dy < f; dy++) {
+        const row = (y * f + dy) * width + x * f;
+        for (let dx = 0; dx < f; dx++) sum += grey[row + dx]!;
+      }
+      const o = (y * w + x) * 4;
+      data[o] = data[o + 1] = data[o + 2] = Math.round(sum / area);
+      data[o + 3] = 255;
+    }
+  }
+  return { data, width: w, height: h, colorSpace: 'srgb' } as ImageData;
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+async function decodes(image: ImageData, options: ReaderOptions, expected: Uint8Array): Promise<boolean> {
+  const results = await readBarcodes(image, options);
+  return results.some((r) => r.isValid && sameBytes(r.bytes, expected));
+}
+
+/**
+ * Checks that every pixel of the required quiet zone (MIN_QUIET_ZONE modules around the symbol) reads as
+ * background to a scanner: it sits on the background's side of the midpoint between the two colours.
+ * Compression noise (JPEG ringing) that stays on that side is harmless and passes.
+ */
+function quietZoneClean(grey: Uint8Array, layout: Layout, bgGrey: number, fgGrey: number): boolean {
+  const { width, height, modulePx, size } = layout;
+  const q = MIN_QUIET_ZONE * modulePx;
+  // A scaled raster puts the symbol's edge mid-pixel; those anti-aliased edge pixels belong to the symbol.
+  const sx0 = Math.floor(layout.originX), sy0 = Math.floor(layout.originY);
+  const sx1 = Math.ceil(layout.originX + size * modulePx), sy1 = Math.ceil(layout.originY + size * modulePx);
+  const x0 = Math.max(0, Math.ceil(layout.originX - q)), y0 = Math.max(0, Math.ceil(layout.originY - q));
+  const x1 = Math.min(width, Math.floor(layout.originX + size * modulePx + q)), y1 = Math.min(height, Math.floor(layout.originY + size * modulePx + q));
+  const mid = (bgGrey + fgGrey) / 2;
+  const light = bgGrey > fgGrey;
+  for (let y = y0; y < y1; y++) {
+    const inner = y >= sy0 && y < sy1;
+    for (let x = x0; x < x1; x++) {
+      if (inner && x === sx0) x = sx1;
+      const v = grey[y * width + x]!;
+      if (light ? v <= mid : v >= mid) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Verifies one export: decodes the artifact's own pixels (first a box-filtered reduction, as a phone sees
+ * the code from afar, then full size if that fails) and requires the payload to equal `expected` byte for
+ * byte; measures contrast and the quiet zone.
+ */
+export async function verifyRaster(input: VerifyInput): Promise<Verification> {
+  const { raster, layout, expected } = input;
+  const failures: string[] = [];
+  const contrast = effectiveContrast(input.foreground, input.background);
+  if (contrast < MIN_CONTRAST) failures.push(`contrast ${contrast.toFixed(2)}:1 is below ${MIN_CONTRAST}:1`);
+
+  const grey = greyOf(raster);
+  const bg = composite(input.background, WHITE);
+  const clean = quietZoneClean(grey, layout, greyLevel(bg), greyLevel(composite(input.foreground, bg)));
+  if (!clean) failures.push(`the ${MIN_QUIET_ZONE}-module quiet zone is not clear`);
+  const quietZoneModules = Math.floor(Math.min(layout.originX, layout.originY, layout.width - layout.originX - layout.size * layout.modulePx, layout.height - layout.originY - layout.size * layout.modulePx) / layout.modulePx);
+  if (quietZoneModules < MIN_QUIET_ZONE) failures.push(`quiet zone is ${quietZoneModules} modules, below ${MIN_QUIET_ZONE}`);
+
+  let decodedAt: Verification['decodedAt'] = null;
+  const f = Math.max(1, Math.floor(layout.modulePx / REDUCED_MODULE_PX));
+  if (await decodes(reduce(grey, raster.width, raster.height, f), FAST, expected)) decodedAt = 'reduced';
+  else if (await decodes(reduce(grey, raster.width, raster.height, 1), THOROUGH, expected)) decodedAt = 'full';
+  else failures.push('the image does not decode to the content');
+
+  return { decoded: decodedAt !== null, decodedAt, contrastRatio: Math.round(contrast * 100) / 100, quietZoneModules, quietZoneClean: clean, failures };
+}

@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { generateRoutes } from './api/generate.js';
+import { pingRoutes } from './api/ping.js';
+import { isLoopback, type Config } from './config.js';
+import { startHttp, type HttpServer } from './http/server.js';
+import type { Route } from './http/router.js';
+import { loadUws } from './http/uws.js';
+import { RenderCache } from './render/cache.js';
+import { RenderPool } from './render/pool.js';
+import type { Service } from './service.js';
+
+const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+
+export interface RunningService {
+  service: Service;
+  http: HttpServer;
+  port: number;
+  close(): Promise<void>;
+}
+
+const routesOf = (service: Service): Route[] => [...pingRoutes(service), ...generateRoutes(service)];
+
+/**
+ * Builds the service from a configuration and starts listening: native uWS (or a refusal to start), the
+ * worker pool, the routes. Without a proxy secret the service runs open only on a loopback address.
+ */
+export async function startService(config: Config, log: (msg: string) => void = console.log): Promise<RunningService> {
+  if (config.proxySecret === undefined && !isLoopback(config.host)) {
+    throw new Error(`QR_PROXY_SECRET is not set and HOST=${config.host} is not a loopback address: refusing to serve without authentication.`);
+  }
+  const loaded = loadUws();
+  const pool = new RenderPool(config);
+  const service: Service = { config, pool, cache: new RenderCache(config.cacheBytes), startedAt: Date.now(), version: VERSION, uwsBinary: loaded.binary };
+  const http = await startHttp(config, routesOf(service), loaded);
+  log(`uWebSockets.js native build: ${loaded.binary}`);
+  if (config.proxySecret === undefined) log(`QR_PROXY_SECRET is not set: serving WITHOUT authentication, on loopback only (${config.host}).`);
+  log(`qrfarm ${VERSION} listening on http://${config.host}:${http.port} with ${config.workers} render workers`);
+  return {
+    service,
+    http,
+    port: http.port,
+    close: async () => {
+      http.close();
+      await pool.close();
+    },
+  };
+}
