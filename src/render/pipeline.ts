@@ -4,7 +4,7 @@ import { ApiError } from '../errors.js';
 import { encode } from '../qr/encode.js';
 import { DataTooLongError, type QrSymbol } from '../qr/types.js';
 import { FILE_FORMATS } from '../schema/qr-config.js';
-import { parseHex } from './color.js';
+import { effectiveContrast, parseHex } from './color.js';
 import { decodeLossy, encodeJpg, encodeWebpImage } from './formats/lossy.js';
 import { sceneToPdf } from './formats/pdf.js';
 import { encodePng } from './formats/png.js';
@@ -13,7 +13,7 @@ import { rasterizeFlat, rasterizeSvg, type Raster } from './raster.js';
 import { buildScene, type Scene } from './scene.js';
 import { sceneToSvg } from './svg.js';
 import type { RenderConfig, RenderOutcome, RenderTask } from './types.js';
-import { verifyRaster, type Verification } from './verify.js';
+import { MIN_CONTRAST, verifyRaster, type Verification } from './verify.js';
 
 /** Budgets of the interface contract: larger outputs are refused as OUTPUT_TOO_COMPLEX. */
 export const BUDGETS = { vectorBytes: 20 * 1024 * 1024, canvasPx: 5120 } as const;
@@ -59,10 +59,22 @@ function draw(cfg: RenderConfig, symbol: QrSymbol, layout: Layout, needSvg: bool
   });
   if (!needSvg && scene.flat) return { scene, grid };
   const svg = sceneToSvg(scene);
-  if (svg.length > BUDGETS.vectorBytes) {
-    throw new ApiError('OUTPUT_TOO_COMPLEX', `The SVG would be ${(svg.length / 1048576).toFixed(1)} MB, over the 20 MB budget. Export PNG, shorten the content or use simpler module shapes.`);
-  }
+  checkVectorBudget(svg.length);
   return { scene, grid, svg };
+}
+
+/** Refuses a vector document over budget, before it is rasterized or turned into a PDF. */
+export function checkVectorBudget(bytes: number): void {
+  if (bytes > BUDGETS.vectorBytes) {
+    throw new ApiError('OUTPUT_TOO_COMPLEX', `The SVG would be ${(bytes / 1048576).toFixed(1)} MB, over the 20 MB budget. Export PNG, shorten the content or use simpler module shapes.`);
+  }
+}
+
+/** Refuses a canvas over budget before anything is drawn. */
+export function checkCanvasBudget(layout: Layout): void {
+  if (layout.width > BUDGETS.canvasPx || layout.height > BUDGETS.canvasPx) {
+    throw new ApiError('OUTPUT_TOO_COMPLEX', `The canvas would be ${layout.width}×${layout.height} px, over the ${BUDGETS.canvasPx} px budget.`);
+  }
 }
 
 const rasterOf = (d: Drawn, width: number): Raster => (d.scene.flat ? rasterizeFlat(d.grid, d.scene) : rasterizeSvg(d.svg!, width));
@@ -81,12 +93,16 @@ export async function render(task: RenderTask): Promise<RenderOutcome> {
     t = now;
   };
 
+  const foreground = parseHex(cfg.primaryColor);
+  const background = parseHex(cfg.backgroundColor);
+  const contrast = effectiveContrast(foreground, background);
+  if (contrast < MIN_CONTRAST) {
+    throw new ApiError('LOW_CONTRAST', `Foreground/background contrast is ${contrast.toFixed(2)}:1; at least ${MIN_CONTRAST}:1 is needed.`, 'primaryColor');
+  }
   const symbol = encodeSymbol(cfg);
   lap('encode');
   const layout = computeLayout(symbol.size, cfg);
-  if (layout.width > BUDGETS.canvasPx || layout.height > BUDGETS.canvasPx) {
-    throw new ApiError('OUTPUT_TOO_COMPLEX', `The canvas would be ${layout.width}×${layout.height} px, over the ${BUDGETS.canvasPx} px budget.`);
-  }
+  checkCanvasBudget(layout);
   const format = cfg.fileFormat;
   const vector = format === 'svg' || format === 'pdf';
   const drawn = draw(cfg, symbol, layout, vector);
@@ -116,8 +132,6 @@ export async function render(task: RenderTask): Promise<RenderOutcome> {
     lap(format);
   }
 
-  const foreground = parseHex(cfg.primaryColor);
-  const background = parseHex(cfg.backgroundColor);
   const verification = await verifyRaster({ raster: checked, layout: checkedLayout, expected: utf8.encode(cfg.content), foreground, background });
   lap('verify');
   const refusal = refuse(verification);
@@ -141,9 +155,8 @@ export async function render(task: RenderTask): Promise<RenderOutcome> {
   };
 }
 
-/** A failed check is never returned as a success: contrast is the caller's input (400), the rest is 422. */
+/** A failed check is never returned as a success. */
 function refuse(v: Verification): RenderOutcome | null {
   if (v.failures.length === 0) return null;
-  if (v.contrastRatio < 4) return { ok: false, code: 'LOW_CONTRAST', message: `Foreground/background contrast is ${v.contrastRatio}:1; at least 4:1 is needed.`, field: 'primaryColor' };
   return { ok: false, code: 'QR_UNSCANNABLE', message: `The QR code failed verification: ${v.failures.join('; ')}.` };
 }

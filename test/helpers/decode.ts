@@ -1,0 +1,60 @@
+/**
+ * Decodes what the service returned, independently of the service's own pipeline: zxing-wasm reads PNG
+ * and JPEG files with its own image decoder, WebP goes through the jsquash decoder, SVG through resvg,
+ * and PDF through a small reader of the page's content stream (test/helpers/pdf-to-svg.ts).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { initWasm as initResvg, Resvg } from '@resvg/resvg-wasm';
+import decodeWebp, { init as initWebpDecode } from '@jsquash/webp/decode.js';
+import { prepareZXingModule, readBarcodes, type ReadResult } from 'zxing-wasm/reader';
+import { pdfToSvg } from './pdf-to-svg.js';
+
+const require = createRequire(import.meta.url);
+const bytesOf = (spec: string) => new Uint8Array(readFileSync(require.resolve(spec)));
+
+let ready: Promise<void> | undefined;
+function init(): Promise<void> {
+  ready ??= (async () => {
+    await initResvg(bytesOf('@resvg/resvg-wasm/index_bg.wasm'));
+    await prepareZXingModule({ overrides: { wasmBinary: bytesOf('zxing-wasm/reader/zxing_reader.wasm').buffer }, fireImmediately: true });
+    await initWebpDecode(await WebAssembly.compile(bytesOf('@jsquash/webp/codec/dec/webp_dec.wasm')));
+  })();
+  return ready;
+}
+
+const OPTIONS = { formats: ['QRCode'], tryHarder: true } as const;
+
+export function svgToImage(svg: string, width?: number): ImageData {
+  const r = new Resvg(svg, { fitTo: width ? { mode: 'width', value: width } : { mode: 'original' }, font: { loadSystemFonts: false } });
+  const img = r.render();
+  const out = { data: new Uint8ClampedArray(img.pixels), width: img.width, height: img.height, colorSpace: 'srgb' } as ImageData;
+  img.free();
+  r.free();
+  return out;
+}
+
+/** Every QR code found in a file of the given format. */
+export async function decodeFile(format: string, file: Uint8Array): Promise<ReadResult[]> {
+  await init();
+  switch (format) {
+    case 'png':
+    case 'jpg':
+      return readBarcodes(file, OPTIONS);
+    case 'webp':
+      return readBarcodes(await decodeWebp(file.slice().buffer), OPTIONS);
+    case 'svg':
+      return readBarcodes(svgToImage(new TextDecoder().decode(file)), OPTIONS);
+    case 'pdf':
+      return readBarcodes(svgToImage(await pdfToSvg(file)), OPTIONS);
+    default:
+      throw new Error(`no decoder for ${format}`);
+  }
+}
+
+/** Decodes one QR code and returns its payload bytes and text. */
+export async function decodeOne(format: string, file: Uint8Array): Promise<{ text: string; bytes: Uint8Array; result: ReadResult }> {
+  const results = (await decodeFile(format, file)).filter((r) => r.isValid);
+  if (results.length !== 1) throw new Error(`expected one QR code in the ${format}, found ${results.length}`);
+  return { text: results[0]!.text, bytes: results[0]!.bytes, result: results[0]! };
+}
