@@ -37,38 +37,47 @@ const THOROUGH: ReaderOptions = { formats: ['QRCode'], tryHarder: true, tryInver
 /** Rec. 601 luma, the grey level a scanner's camera pipeline sees. */
 const greyLevel = (c: Rgba) => Math.round(0.299 * c.r + 0.587 * c.g + 0.114 * c.b);
 
-/** Grey level (0–255) of every pixel as seen on a white page. */
-function greyOf(r: Raster): Uint8Array {
-  const grey = new Uint8Array(r.width * r.height);
-  const g = (c: Rgba) => greyLevel(composite(c, WHITE));
+/**
+ * The image as grey levels without copying it: per-pixel values plus a lookup table to grey. An indexed
+ * raster is read through its palette's greys; an RGBA one is converted once and read through identity.
+ */
+interface GreyImage { pix: Uint8Array; lut: Uint8Array; width: number; height: number }
+
+const IDENTITY = Uint8Array.from({ length: 256 }, (_, i) => i);
+
+function greyImage(r: Raster): GreyImage {
   if (r.kind === 'indexed') {
-    const lut = r.palette.map(g);
-    for (let i = 0; i < grey.length; i++) grey[i] = lut[r.pixels[i]!]!;
-  } else {
-    const p = r.pixels;
-    for (let i = 0, j = 0; i < grey.length; i++, j += 4) {
-      const a = p[j + 3]! / 255;
-      grey[i] = Math.round((0.299 * p[j]! + 0.587 * p[j + 1]! + 0.114 * p[j + 2]!) * a + 255 * (1 - a));
-    }
+    return { pix: r.pixels, lut: Uint8Array.from(r.palette, (c) => greyLevel(composite(c, WHITE))), width: r.width, height: r.height };
   }
-  return grey;
+  const grey = new Uint8Array(r.width * r.height);
+  const p = r.pixels;
+  for (let i = 0, j = 0; i < grey.length; i++, j += 4) {
+    const a = p[j + 3]! / 255;
+    grey[i] = Math.round((0.299 * p[j]! + 0.587 * p[j + 1]! + 0.114 * p[j + 2]!) * a + 255 * (1 - a));
+  }
+  return { pix: grey, lut: IDENTITY, width: r.width, height: r.height };
 }
 
-/** Box-filters a grey image by an integer factor and expands it to the RGBA zxing reads. */
-function reduce(grey: Uint8Array, width: number, height: number, f: number) {
+/** Box-filters by an integer factor, reading rows in order, and expands to the RGBA zxing reads. */
+function reduce({ pix, lut, width, height }: GreyImage, f: number): ImageData {
   const w = Math.floor(width / f);
   const h = Math.floor(height / f);
   const data = new Uint8ClampedArray(w * h * 4);
+  const sums = new Uint32Array(w);
   const area = f * f;
   for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let sum = 0;
-      for (let dy = 0; dy < f; dy++) {
-        const row = (y * f + dy) * width + x * f;
-        for (let dx = 0; dx < f; dx++) sum += grey[row + dx]!;
+    sums.fill(0);
+    for (let dy = 0; dy < f; dy++) {
+      const row = (y * f + dy) * width;
+      for (let x = 0, i = row; x < w; x++) {
+        let s = 0;
+        for (let dx = 0; dx < f; dx++) s += lut[pix[i++]!]!;
+        sums[x]! += s;
       }
-      const o = (y * w + x) * 4;
-      data[o] = data[o + 1] = data[o + 2] = Math.round(sum / area);
+    }
+    for (let x = 0, o = y * w * 4; x < w; x++, o += 4) {
+      const v = Math.round(sums[x]! / area);
+      data[o] = data[o + 1] = data[o + 2] = v;
       data[o + 3] = 255;
     }
   }
@@ -87,7 +96,7 @@ async function decodes(image: ImageData, options: ReaderOptions, expected: Uint8
  * background to a scanner: it sits on the background's side of the midpoint between the two colours.
  * Compression noise (JPEG ringing) that stays on that side is harmless and passes.
  */
-function quietZoneClean(grey: Uint8Array, layout: Layout, bgGrey: number, fgGrey: number): boolean {
+function quietZoneClean({ pix, lut }: GreyImage, layout: Layout, bgGrey: number, fgGrey: number): boolean {
   const { width, height, modulePx, size } = layout;
   const q = MIN_QUIET_ZONE * modulePx;
   // A scaled raster puts the symbol's edge mid-pixel; those anti-aliased edge pixels belong to the symbol.
@@ -101,7 +110,7 @@ function quietZoneClean(grey: Uint8Array, layout: Layout, bgGrey: number, fgGrey
     const inner = y >= sy0 && y < sy1;
     for (let x = x0; x < x1; x++) {
       if (inner && x === sx0) x = sx1;
-      const v = grey[y * width + x]!;
+      const v = lut[pix[y * width + x]!]!;
       if (light ? v <= mid : v >= mid) return false;
     }
   }
@@ -119,7 +128,7 @@ export async function verifyRaster(input: VerifyInput): Promise<Verification> {
   const contrast = effectiveContrast(input.foreground, input.background);
   if (contrast < MIN_CONTRAST) failures.push(`contrast ${contrast.toFixed(2)}:1 is below ${MIN_CONTRAST}:1`);
 
-  const grey = greyOf(raster);
+  const grey = greyImage(raster);
   const bg = composite(input.background, WHITE);
   const clean = quietZoneClean(grey, layout, greyLevel(bg), greyLevel(composite(input.foreground, bg)));
   if (!clean) failures.push(`the ${MIN_QUIET_ZONE}-module quiet zone is not clear`);
@@ -128,8 +137,8 @@ export async function verifyRaster(input: VerifyInput): Promise<Verification> {
 
   let decodedAt: Verification['decodedAt'] = null;
   const f = Math.max(1, Math.floor(layout.modulePx / REDUCED_MODULE_PX));
-  if (await decodes(reduce(grey, raster.width, raster.height, f), FAST, expected)) decodedAt = 'reduced';
-  else if (await decodes(reduce(grey, raster.width, raster.height, 1), THOROUGH, expected)) decodedAt = 'full';
+  if (await decodes(reduce(grey, f), FAST, expected)) decodedAt = 'reduced';
+  else if (await decodes(reduce(grey, 1), THOROUGH, expected)) decodedAt = 'full';
   else failures.push('the image does not decode to the content');
 
   return { decoded: decodedAt !== null, decodedAt, contrastRatio: Math.round(contrast * 100) / 100, quietZoneModules, quietZoneClean: clean, failures };

@@ -41,9 +41,13 @@ function ihdr(width: number, height: number, bitDepth: number, colorType: number
   return chunk('IHDR', d);
 }
 
+const sameRow = (a: Uint8Array, start: number, prev: number, len: number): boolean =>
+  Buffer.from(a.buffer, a.byteOffset + start, len).equals(Buffer.from(a.buffer, a.byteOffset + prev, len));
+
 /**
  * Filters every scanline with "Up" (type 2): a QR raster repeats each row `modulePx` times, so Up turns
- * the repeats into runs of zeros that deflate to almost nothing.
+ * the repeats into rows of zeros that deflate to almost nothing (and a repeated row needs no arithmetic).
+ * Level 6: level 9 saves about 3 % of an already tiny file for twice the time.
  */
 function idat(raw: Uint8Array, rowBytes: number, height: number): Uint8Array {
   const filtered = new Uint8Array((rowBytes + 1) * height);
@@ -52,9 +56,11 @@ function idat(raw: Uint8Array, rowBytes: number, height: number): Uint8Array {
     const r = y * rowBytes;
     filtered[o] = 2;
     if (y === 0) filtered.set(raw.subarray(0, rowBytes), o + 1);
-    else for (let i = 0; i < rowBytes; i++) filtered[o + 1 + i] = (raw[r + i]! - raw[r - rowBytes + i]!) & 0xff;
+    else if (!sameRow(raw, r, r - rowBytes, rowBytes)) {
+      for (let i = 0; i < rowBytes; i++) filtered[o + 1 + i] = (raw[r + i]! - raw[r - rowBytes + i]!) & 0xff;
+    }
   }
-  return chunk('IDAT', deflateSync(filtered, { level: 9, memLevel: 9 }));
+  return chunk('IDAT', deflateSync(filtered, { level: 6 }));
 }
 
 const concat = (parts: Uint8Array[]): Uint8Array => {
@@ -64,17 +70,23 @@ const concat = (parts: Uint8Array[]): Uint8Array => {
   return out;
 };
 
-/** Packs palette indices at 1, 2, 4 or 8 bits per pixel, rows padded to whole bytes. */
+/** Packs palette indices at 1, 2, 4 or 8 bits per pixel, rows padded to whole bytes, MSB first. */
 function packIndices(pixels: Uint8Array, width: number, height: number, bitDepth: number): { raw: Uint8Array; rowBytes: number } {
   if (bitDepth === 8) return { raw: pixels, rowBytes: width };
   const perByte = 8 / bitDepth;
   const rowBytes = Math.ceil(width / perByte);
   const raw = new Uint8Array(rowBytes * height);
   for (let y = 0; y < height; y++) {
-    const src = y * width;
-    const dst = y * rowBytes;
-    for (let x = 0; x < width; x++) {
-      raw[dst + ((x / perByte) | 0)]! |= pixels[src + x]! << (8 - bitDepth * (1 + (x % perByte)));
+    let src = y * width;
+    if (y > 0 && sameRow(pixels, src, src - width, width)) {
+      raw.copyWithin(y * rowBytes, (y - 1) * rowBytes, y * rowBytes);
+      continue;
+    }
+    const end = src + width;
+    for (let o = y * rowBytes, last = o + rowBytes; o < last; o++) {
+      let byte = 0;
+      for (let k = 0; k < perByte; k++) byte = (byte << bitDepth) | (src < end ? pixels[src++]! : 0);
+      raw[o] = byte;
     }
   }
   return { raw, rowBytes };

@@ -1,0 +1,69 @@
+/**
+ * `npm run bench`: each pipeline stage and the whole verified render of the standard request (the 50-char
+ * URL, ECC M, 800 px PNG), on one thread, beside node-qrcode's unverified `toBuffer` of the same content
+ * at the same size, in the same run, so the ratio holds however loaded the machine is.
+ */
+import QRCode from 'qrcode';
+import qrcodeGenerator from 'qrcode-generator';
+import { Bench } from 'tinybench';
+import { initWasm } from '../wasm/index.js';
+import { gridFromSymbol } from '../src/design/grid.js';
+import { encode } from '../src/qr/encode.js';
+import { parseHex } from '../src/render/color.js';
+import { encodePng } from '../src/render/formats/png.js';
+import { computeLayout } from '../src/render/layout.js';
+import { render } from '../src/render/pipeline.js';
+import { rasterizeFlat, rasterizeSvg } from '../src/render/raster.js';
+import { buildScene } from '../src/render/scene.js';
+import { sceneToSvg } from '../src/render/svg.js';
+import { verifyRaster } from '../src/render/verify.js';
+import type { RenderConfig } from '../src/render/types.js';
+import { QR_DEFAULTS } from '../src/schema/qr-config.js';
+
+export const STANDARD = 'https://example.com/some/path?utm_source=qr&id=12345';
+
+await initWasm();
+const config: RenderConfig = { ...QR_DEFAULTS, content: STANDARD, outputWidth: 800 };
+const design = { foreground: parseHex('#000000'), background: parseHex('#FFFFFF'), moduleShape: 'square', finderOuterShape: 'square', finderInnerShape: 'square', moduleScale: 1, moduleSizeVariation: 0, seed: 1 } as const;
+const symbol = encode(STANDARD, { ecc: 'M' });
+const grid = gridFromSymbol(symbol);
+const layout = computeLayout(symbol.size, { outputWidth: 800, quietZone: 4 });
+const scene = buildScene(grid, layout, design);
+const svg = sceneToSvg(scene);
+const raster = rasterizeFlat(grid, scene);
+const expected = new TextEncoder().encode(STANDARD);
+
+const sizes = {
+  ours: (await render({ config, assets: {} })) as { ok: true; bytes: Uint8Array },
+  nodeQrcode: await QRCode.toBuffer(STANDARD, { errorCorrectionLevel: 'M', width: 800, margin: 4 }),
+};
+
+const bench = new Bench({ time: 2000, warmupTime: 500 });
+bench
+  .add('stage: encode (ours, ECI-capable)', () => { encode(STANDARD, { ecc: 'M' }); })
+  .add('stage: encode (qrcode-generator, reference)', () => { const q = qrcodeGenerator(0, 'M'); q.addData(STANDARD, 'Byte'); q.make(); })
+  .add('stage: layout + scene', () => { buildScene(grid, computeLayout(symbol.size, { outputWidth: 800, quietZone: 4 }), design); })
+  .add('stage: svg document', () => { sceneToSvg(scene); })
+  .add('stage: raster, flat fill', () => { rasterizeFlat(grid, scene); })
+  .add('stage: raster, resvg-wasm (reference)', () => { rasterizeSvg(svg, 800); })
+  .add('stage: png, 1-bit', () => { encodePng(raster); })
+  .add('stage: verify (decode + contrast + quiet zone)', async () => { await verifyRaster({ raster, layout, expected, foreground: design.foreground, background: design.background }); })
+  .add('whole verified render, 800 px png (ours)', async () => { await render({ config, assets: {} }); })
+  .add('peer: node-qrcode toBuffer 800 px (unverified)', async () => { await QRCode.toBuffer(STANDARD, { errorCorrectionLevel: 'M', width: 800, margin: 4 }); });
+
+await bench.run();
+
+const rows = bench.tasks.map((t) => ({
+  task: t.name,
+  'median ms': t.result!.latency.p50!.toFixed(3),
+  'p99 ms': t.result!.latency.p99!.toFixed(3),
+  'ops/s': Math.round(t.result!.throughput.mean),
+  samples: t.result!.latency.samples.length,
+}));
+console.table(rows);
+const median = (name: string) => bench.tasks.find((t) => t.name === name)!.result!.latency.p50!;
+const ours = median('whole verified render, 800 px png (ours)');
+const peer = median('peer: node-qrcode toBuffer 800 px (unverified)');
+console.log(`whole verified render: median ${ours.toFixed(2)} ms (target ≤ 8 ms): ${ours <= 8 ? 'met' : 'NOT met'}`);
+console.log(`node-qrcode: median ${peer.toFixed(2)} ms → ours is ${(peer / ours).toFixed(1)}× faster (target ≥ 8×): ${peer / ours >= 8 ? 'met' : 'NOT met'}`);
+console.log(`png size: ours ${sizes.ours.bytes.byteLength} B (target ≤ 2048 B), node-qrcode ${sizes.nodeQrcode.byteLength} B`);
