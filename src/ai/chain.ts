@@ -1,0 +1,126 @@
+import { ApiError } from '../errors.js';
+import { aiTimeouts } from './env.js';
+import { getProvider, type ProviderId, type Wire } from './providers.js';
+import { redact } from './redact.js';
+import { VendorError, type FailureKind } from './vendor-errors.js';
+import { anthropicMessages } from './wire/anthropic-messages.js';
+import { geminiGenerate } from './wire/gemini-generate.js';
+import type { LlmRequest, WireAdapter } from './wire/http.js';
+import { openaiChat } from './wire/openai-chat.js';
+
+export interface Attempt {
+  providerId: ProviderId;
+  model: string;
+  apiKey: string;
+}
+
+export interface ChainOptions {
+  /** The caller's signal (client disconnected): aborts the request in flight and rejects with its reason. */
+  signal?: AbortSignal;
+  /** Defaults: QR_AI_ATTEMPT_TIMEOUT_MS (20000) and QR_AI_TOTAL_TIMEOUT_MS (45000). */
+  perAttemptMs?: number;
+  totalMs?: number;
+  /**
+   * The keys are the server's own (managed and consumer-server chains). A rejected key, a missing model or
+   * a refused request is then an operations fault, not the caller's: the chain moves on instead of stopping.
+   */
+  managed?: boolean;
+  /** Where fallbacks are reported; lines are already redacted. Default console.warn. */
+  log?: (line: string) => void;
+}
+
+export interface ChainResult {
+  json: Record<string, unknown>;
+  providerId: ProviderId;
+  model: string;
+}
+
+const WIRES: Readonly<Record<Wire, WireAdapter>> = { openai: openaiChat, anthropic: anthropicMessages, gemini: geminiGenerate };
+
+/** A refusal that says nothing about this request itself: the same request may succeed with the next provider. */
+const CAPACITY: ReadonlySet<FailureKind> = new Set(['quota', 'rate_limit', 'overloaded']);
+/** Failures that every provider would repeat for a caller-chosen provider, key and model. */
+const STOP: ReadonlySet<FailureKind> = new Set(['invalid_key', 'model_missing', 'client']);
+/** Retry-After when a rate-limiting vendor did not say how long. */
+const DEFAULT_RETRY_AFTER_SEC = 30;
+
+/**
+ * Tries each attempt in order until one answers with a JSON object. Each attempt gets
+ * min(perAttemptMs, time left of totalMs); the caller's signal aborts whatever is in flight.
+ *
+ * Errors (ApiError, messages redacted of every key):
+ * - caller-owned keys: invalid key → LLM_API_KEY_INVALID; unknown model → INVALID_LLM_MODEL; other 4xx →
+ *   INVALID_FIELD_VALUE (field llmModel: a model that refuses our parameters); none of these fall back;
+ * - the total ran out, or every provider timed out → AI_REQUEST_TIMEOUT (503);
+ * - else some provider refused for quota, rate limit or overload → AI_QUOTA_EXCEEDED (503), with
+ *   Retry-After (the soonest a vendor named, 30 s if none did) when one of the refusals was a rate limit;
+ * - else (malformed output, 5xx, unreachable) → AI_GENERATION_FAILED.
+ */
+export async function runChain(attempts: readonly Attempt[], request: LlmRequest, options: ChainOptions = {}): Promise<ChainResult> {
+  const defaults = aiTimeouts();
+  const perAttemptMs = options.perAttemptMs ?? defaults.perAttemptMs;
+  const totalMs = options.totalMs ?? defaults.totalMs;
+  const secrets = attempts.map((a) => a.apiKey);
+  const log = options.log ?? ((line: string) => console.warn(line));
+  const caller = options.signal;
+
+  if (attempts.length === 0) throw new ApiError('AI_GENERATION_FAILED', 'No AI provider is configured.');
+  const deadline = Date.now() + totalMs;
+  const failures: VendorError[] = [];
+  let outOfTime = false;
+
+  for (const [i, attempt] of attempts.entries()) {
+    caller?.throwIfAborted();
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) {
+      outOfTime = true;
+      failures.push(new VendorError('timeout', attempt.providerId, 'not tried: the chain ran out of time'));
+      continue;
+    }
+    const provider = getProvider(attempt.providerId);
+    const limitMs = Math.min(perAttemptMs, remaining);
+    const timeout = AbortSignal.timeout(limitMs);
+    const signal = caller ? AbortSignal.any([caller, timeout]) : timeout;
+    try {
+      const json = await WIRES[provider.wire]({ provider, model: attempt.model, apiKey: attempt.apiKey, request, signal });
+      return { json, providerId: attempt.providerId, model: attempt.model };
+    } catch (err) {
+      if (caller?.aborted) throw caller.reason;
+      const failure = err instanceof VendorError ? err
+        : timeout.aborted ? new VendorError('timeout', attempt.providerId, `no answer within ${limitMs} ms`)
+        : undefined;
+      if (!failure) throw err;
+      if (failure.kind === 'timeout' && limitMs < perAttemptMs) outOfTime = true;
+      if (!options.managed && STOP.has(failure.kind)) throw stopError(failure, attempt, secrets);
+      failures.push(failure);
+      const next = i + 1 < attempts.length ? 'trying the next provider' : 'no provider left';
+      log(redact(`[ai] ${attempt.providerId} ${attempt.model}: ${failure.message}; ${next}`, secrets));
+    }
+  }
+  throw finalError(failures, outOfTime, secrets);
+}
+
+function stopError(failure: VendorError, attempt: Attempt, secrets: readonly string[]): ApiError {
+  const message = redact(failure.message, secrets);
+  switch (failure.kind) {
+    case 'invalid_key':
+      return new ApiError('LLM_API_KEY_INVALID', message, 'llmApiKey');
+    case 'model_missing':
+      return new ApiError('INVALID_LLM_MODEL', redact(`Model "${attempt.model}" is not available: ${message}`, secrets), 'llmModel');
+    default:
+      return new ApiError('INVALID_FIELD_VALUE', message, 'llmModel');
+  }
+}
+
+function finalError(failures: readonly VendorError[], outOfTime: boolean, secrets: readonly string[]): ApiError {
+  const summary = redact(failures.map((f) => f.message).join('; '), secrets);
+  if (outOfTime || failures.every((f) => f.kind === 'timeout')) {
+    return new ApiError('AI_REQUEST_TIMEOUT', `No AI provider answered in time: ${summary}`);
+  }
+  if (failures.some((f) => CAPACITY.has(f.kind))) {
+    const waits = failures.filter((f) => f.kind === 'rate_limit').map((f) => f.retryAfterSec ?? DEFAULT_RETRY_AFTER_SEC);
+    const headers: Record<string, string> = waits.length > 0 ? { 'Retry-After': String(Math.min(...waits)) } : {};
+    return new ApiError('AI_QUOTA_EXCEEDED', `No AI provider had capacity: ${summary}`, undefined, headers);
+  }
+  return new ApiError('AI_GENERATION_FAILED', `The AI returned no usable design: ${summary}`);
+}

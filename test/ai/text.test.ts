@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { extractJsonObject } from '../../src/ai/json-extract.js';
+import { redact } from '../../src/ai/redact.js';
+import { vendorMessage } from '../../src/ai/vendor-errors.js';
+
+describe('extractJsonObject', () => {
+  const obj = { config: { primaryColor: '#000' }, explanation: 'a {brace} and a "quote"' };
+  const text = JSON.stringify(obj);
+
+  it.each([
+    ['bare', text],
+    ['padded', `\n  ${text}  \n`],
+    ['fenced json', '```json\n' + text + '\n```'],
+    ['fenced without language', '```\n' + text + '\n```'],
+    ['prose around', `Sure! Here it is:\n${text}\nHope you like it {:}`],
+    ['a stray brace before', `Use {primary} colours. ${text}`],
+  ])('%s', (_, input) => expect(extractJsonObject(input)).toEqual(obj));
+
+  it.each([['empty', ''], ['prose only', 'I cannot help with that.'], ['truncated', '{"config": {"a": 1'], ['an array', '[1, 2]']])(
+    '%s → undefined',
+    (_, input) => expect(extractJsonObject(input)).toBeUndefined(),
+  );
+
+  it('stays fast on a reply full of unmatched braces', () => {
+    const started = Date.now();
+    expect(extractJsonObject('{'.repeat(200_000))).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('redact', () => {
+  const key = 'sk-proj-Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2';
+  afterEach(() => delete process.env.QR_LLM_GROQ_API_KEY);
+
+  it('removes the key, any 8+ character piece of it, and key-looking tokens', () => {
+    const out = redact(`bad key ${key}; echoed as ${key.slice(0, 8)}****${key.slice(-4)}; middle ${key.slice(10, 19)}; other sk-abc123def456 and AIzaSyB1c2D3e4F5g6H7i8`, [key]);
+    expect(out).not.toContain(key.slice(0, 8));
+    expect(out).not.toContain(key.slice(10, 19));
+    expect(out).not.toMatch(/sk-abc|AIzaSy/);
+    expect(out).toMatch(/^bad key \[redacted\]; echoed as \[redacted\]/);
+  });
+
+  it('removes every server key from the environment without being told', () => {
+    process.env.QR_LLM_GROQ_API_KEY = 'gsk_ServerSecret0987654321abc';
+    expect(redact('upstream said gsk_ServerSecret0987654321abc is bad; ServerSecret0987 again')).toBe('upstream said [redacted] is bad; [redacted] again');
+  });
+
+  it('leaves ordinary text alone', () => {
+    const text = 'Rate limit reached for model `openai/gpt-oss-120b`; use a key-value store; retry in 7s.';
+    expect(redact(text, [key])).toBe(text);
+  });
+});
+
+describe('vendorMessage', () => {
+  it.each([
+    [{ error: { message: 'OpenAI style', type: 't' } }, 'OpenAI style'],
+    [{ code: 'Some resource', error: 'xAI style' }, 'xAI style'],
+    [{ message: 'Unauthorized' }, 'Unauthorized'],
+    [{ detail: 'Unauthorized' }, 'Unauthorized'],
+    [{ detail: [{ loc: ['body'], msg: 'bad' }] }, '[{"loc":["body"],"msg":"bad"}]'],
+    ['<html>502</html>', '<html>502</html>'],
+    [{}, ''],
+  ])('%j → %s', (body, expected) => expect(vendorMessage(body)).toBe(expected));
+});
