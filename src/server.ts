@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { contentRoutes } from './api/content.js';
 import { generateRoutes } from './api/generate.js';
 import { pingRoutes } from './api/ping.js';
 import { isLoopback, type Config } from './config.js';
@@ -18,7 +19,7 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-const routesOf = (service: Service): Route[] => [...pingRoutes(service), ...generateRoutes(service)];
+const routesOf = (service: Service): Route[] => [...pingRoutes(service), ...generateRoutes(service), ...contentRoutes()];
 
 /**
  * Builds the service from a configuration and starts listening: native uWS (or a refusal to start), the

@@ -1,4 +1,10 @@
+import { CONTENT_SCHEMAS, type ContentType } from '../content/index.js';
 import { qrConfigSchema } from './qr-config.js';
+
+/** Content helper bodies, named `content_<type>` (the compiled module exports one identifier per schema). */
+const contentSchemas = Object.fromEntries(Object.entries(CONTENT_SCHEMAS).map(([type, schema]) => [`content_${type}`, schema])) as {
+  [T in ContentType as `content_${T}`]: (typeof CONTENT_SCHEMAS)[T];
+};
 
 /**
  * Every request body schema, by name. `scripts/compile-schemas.ts` compiles this table ahead of time into
@@ -7,6 +13,7 @@ import { qrConfigSchema } from './qr-config.js';
  */
 export const SCHEMAS = {
   qrConfig: qrConfigSchema,
+  ...contentSchemas,
 } as const;
 
 export type SchemaName = keyof typeof SCHEMAS;
