@@ -1,18 +1,32 @@
+import { compose, emitLoop, mirrorIn, transform, translate } from './geometry/path.js';
+import { INNER } from './shapes/finder/inner.js';
+import { OUTER } from './shapes/finder/outer.js';
+import type { EyePart } from './shapes/finder/part.js';
+
 /** Names accepted by `finderOuterShape` (the 7×7 ring) and `finderInnerShape` (the 3×3 centre). */
-export const FINDER_OUTER_SHAPES = ['square'] as const;
-export const FINDER_INNER_SHAPES = ['square'] as const;
-export type FinderOuterShape = (typeof FINDER_OUTER_SHAPES)[number];
-export type FinderInnerShape = (typeof FINDER_INNER_SHAPES)[number];
+export const FINDER_OUTER_SHAPES = Object.keys(OUTER) as readonly FinderOuterShape[];
+export const FINDER_INNER_SHAPES = Object.keys(INNER) as readonly FinderInnerShape[];
+export type FinderOuterShape = keyof typeof OUTER;
+export type FinderInnerShape = keyof typeof INNER;
 
 /** Which of the three finder patterns: top-left, top-right, bottom-left. */
 export type EyeIndex = 0 | 1 | 2;
 
-/** SVG path data (module units, even-odd fill) of the 7×7 outer ring whose top-left corner is (x, y). */
-export function finderOuterPath(_shape: FinderOuterShape, x: number, y: number, _eye: EyeIndex): string {
-  return `M${x} ${y}h7v7h-7zM${x + 1} ${y + 1}v5h5v-5z`;
+function eyePath(part: EyePart, side: number, x: number, y: number, eye: EyeIndex): string {
+  const place = part.directional
+    ? compose(translate(x, y), mirrorIn(eye === 1, eye === 2, side, side))
+    : translate(x, y);
+  const out: string[] = [];
+  for (const l of part.loops) emitLoop(out, transform(l, place));
+  return out.join('');
+}
+
+/** SVG path data (module units; nonzero or even-odd fill) of the 7×7 outer ring whose top-left corner is (x, y). */
+export function finderOuterPath(shape: FinderOuterShape, x: number, y: number, eye: EyeIndex): string {
+  return eyePath(OUTER[shape], 7, x, y, eye);
 }
 
 /** SVG path data (module units) of the 3×3 centre whose top-left corner is (x, y). */
-export function finderInnerPath(_shape: FinderInnerShape, x: number, y: number, _eye: EyeIndex): string {
-  return `M${x} ${y}h3v3h-3z`;
+export function finderInnerPath(shape: FinderInnerShape, x: number, y: number, eye: EyeIndex): string {
+  return eyePath(INNER[shape], 3, x, y, eye);
 }

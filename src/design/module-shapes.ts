@@ -1,8 +1,47 @@
-import type { ModuleGrid } from './grid.js';
+import { emitLoop } from './geometry/path.js';
+import { neighbourBits, selectModules, type ModuleGrid, type Selection } from './grid.js';
+import { unitHash } from './hash.js';
+import type { ModuleShapeFn } from './shapes/module/cell.js';
+import * as connected from './shapes/module/connected.js';
+import * as standalone from './shapes/module/standalone.js';
 
+/**
+ * Every module shape by name. The names of qr-code-styling and of Uniqode's renderer mean what they
+ * mean there (`circle` is Uniqode's name for qr-code-styling's `dots`).
+ */
+const SHAPES = {
+  square: standalone.square,
+  dots: standalone.dot,
+  rounded: connected.rounded,
+  'extra-rounded': connected.extraRounded,
+  classy: connected.classy,
+  'classy-rounded': connected.classyRounded,
+  circle: standalone.dot,
+  kite: standalone.kite,
+  'left-diamond': standalone.leftDiamond,
+  'right-diamond': standalone.rightDiamond,
+  'thin-square': standalone.thinSquare,
+  'smooth-round': connected.smoothRound,
+  'smooth-sharp': connected.smoothSharp,
+  diamond: standalone.diamond,
+  star: standalone.starShape,
+  squircle: standalone.squircleShape,
+  leaf: standalone.leaf,
+  mosaic: standalone.mosaic,
+  cross: standalone.cross,
+  plus: standalone.plus,
+  hexagon: standalone.hexagon,
+  octagon: standalone.octagon,
+  heart: standalone.heartShape,
+  horizontal: connected.horizontal,
+  vertical: connected.vertical,
+  row: connected.row,
+  column: connected.column,
+} satisfies Record<string, ModuleShapeFn>;
+
+export type ModuleShape = keyof typeof SHAPES;
 /** Names accepted by `moduleShape`. */
-export const MODULE_SHAPES = ['square'] as const;
-export type ModuleShape = (typeof MODULE_SHAPES)[number];
+export const MODULE_SHAPES = Object.keys(SHAPES) as readonly ModuleShape[];
 
 export interface ModuleStyle {
   shape: ModuleShape;
@@ -14,20 +53,48 @@ export interface ModuleStyle {
   seed: number;
 }
 
+/** Salts of the per-module draws, kept apart so a module's size does not predict its rotation. */
+const SIZE_DRAW = 0;
+const SHAPE_DRAW = 1;
+
 /**
- * SVG path data, in module units, for every dark module `select` accepts (by index y * size + x).
- * Square modules are merged into one rectangle per horizontal run: fewer path commands, and no
- * hairline seams between neighbours when rasterized.
+ * SVG path data, in module units, for every dark module `select` accepts (by index y * size + x), to be
+ * filled with the nonzero rule. Each module is drawn at `scale` less a seeded shrink in [0, variation],
+ * about its cell centre.
  */
-export function modulesPath(grid: ModuleGrid, select: (i: number) => boolean, _style: ModuleStyle): string {
-  const { size, modules } = grid;
+export function modulesPath(grid: ModuleGrid, select: (i: number) => boolean, style: ModuleStyle): string {
+  const sel = selectModules(grid, select);
+  if (style.shape === 'square' && style.scale >= 1 && style.variation <= 0) return squareRuns(sel);
+  const { size, on } = sel;
+  const sizes = new Float64Array(on.length);
+  for (let i = 0; i < on.length; i++) if (on[i]) sizes[i] = style.scale - style.variation * unitHash(style.seed, i, SIZE_DRAW);
+  const draw: ModuleShapeFn = SHAPES[style.shape];
+  const out: string[] = [];
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const i = y * size + x;
+      if (!on[i]) continue;
+      const cell = {
+        s: sizes[i],
+        n: neighbourBits(sel, x, y),
+        r: unitHash(style.seed, i, SHAPE_DRAW),
+        sizeAt: (dx: number, dy: number) => sizes[i + dy * size + dx],
+      };
+      for (const l of draw(cell)) emitLoop(out, l, x, y);
+    }
+  }
+  return out.join('');
+}
+
+/** Full-size squares merged into one rectangle per horizontal run: a fraction of the path data of one square each. */
+function squareRuns({ size, on }: Selection): string {
   const parts: string[] = [];
   for (let y = 0; y < size; y++) {
     let x = 0;
     while (x < size) {
-      if (!(modules[y * size + x] && select(y * size + x))) { x++; continue; }
+      if (!on[y * size + x]) { x++; continue; }
       const start = x;
-      while (x < size && modules[y * size + x] && select(y * size + x)) x++;
+      while (x < size && on[y * size + x]) x++;
       parts.push(`M${start} ${y}h${x - start}v1h${start - x}z`);
     }
   }

@@ -1,0 +1,36 @@
+import { chamferBox, corners, ellipse, heart, notchedBox, roundedBox, scalloped, shield, squircle, star, type Corners } from '../../geometry/outlines.js';
+import { polygon } from '../../geometry/path.js';
+import type { EyePart } from './part.js';
+
+const box = (r: Corners) => [roundedBox(0, 0, 3, 3, r)];
+const cut = (c: Corners) => [chamferBox(0, 0, 3, 3, c)];
+const disc = [ellipse(1.5, 1.5, 1.5)];
+
+/**
+ * Finder centres by name, in eye-local coordinates [0, 3]². `dot` is qr-code-styling's name and
+ * `circle` Uniqode's for the same disc. The diamond, plus and star reach half a module past the 3×3
+ * square into the gap: drawn within it they would be too short along the diagonals, where decoders
+ * check the 1:1:3:1:1 ratio too.
+ */
+export const INNER = {
+  square: { loops: box(corners(0)) },
+  dot: { loops: disc },
+  circle: { loops: disc },
+  rounded: { loops: box(corners(0.75)) },
+  'extra-rounded': { loops: box(corners(1.2)) },
+  'left-leaf': { loops: box(corners(0, 1.5, 0, 1.5)), directional: true },
+  'right-leaf': { loops: box(corners(1.5, 0, 1.5, 0)), directional: true },
+  'left-diamond': { loops: cut(corners(0, 1.1, 0, 1.1)), directional: true },
+  'right-diamond': { loops: cut(corners(1.1, 0, 1.1, 0)), directional: true },
+  drop: { loops: box(corners(0, 1.5, 1.5, 1.5)), directional: true },
+  classy: { loops: box(corners(1.2, 0.3, 1.2, 0.3)), directional: true },
+  'cut-corner': { loops: cut(corners(1.2, 0, 0, 0)), directional: true },
+  octagon: { loops: cut(corners(0.88)) },
+  diamond: { loops: [polygon([[1.5, -0.55], [3.55, 1.5], [1.5, 3.55], [-0.55, 1.5]])] },
+  plus: { loops: [notchedBox(-0.5, -0.5, 3.5, 3.5, 1)] },
+  star: { loops: [star(1.5, 1.5, 2, 1.3, 8)] },
+  heart: { loops: [heart(-0.15, -0.1, 3.3, 3.3)] },
+  flower: { loops: [scalloped(1.5, 1.5, 1.6, 1.25, 8)] },
+  shield: { loops: [shield(0, 0, 3, 3)] },
+  squircle: { loops: [squircle(1.5, 1.5, 1.5)] },
+} satisfies Record<string, EyePart>;
