@@ -9,7 +9,7 @@ import { Bench } from 'tinybench';
 import { initWasm } from '../wasm/index.js';
 import { gridFromSymbol } from '../src/design/grid.js';
 import { encode } from '../src/qr/encode.js';
-import { parseHex } from '../src/render/color.js';
+import { parseHex, WHITE } from '../src/render/color.js';
 import { encodePng } from '../src/render/formats/png.js';
 import { computeLayout } from '../src/render/layout.js';
 import { render } from '../src/render/pipeline.js';
@@ -24,11 +24,11 @@ export const STANDARD = 'https://example.com/some/path?utm_source=qr&id=12345';
 
 await initWasm();
 const config: RenderConfig = { ...QR_DEFAULTS, content: STANDARD, outputWidth: 800 };
-const design = { foreground: parseHex('#000000'), background: parseHex('#FFFFFF'), moduleShape: 'square', finderOuterShape: 'square', finderInnerShape: 'square', moduleScale: 1, moduleSizeVariation: 0, seed: 1 } as const;
+const BLACK = parseHex('#000000');
 const symbol = encode(STANDARD, { ecc: 'M' });
 const grid = gridFromSymbol(symbol);
 const layout = computeLayout(symbol.size, { outputWidth: 800, quietZone: 4 });
-const scene = buildScene(grid, layout, design);
+const scene = buildScene(grid, layout, config, 1);
 const svg = sceneToSvg(scene);
 const raster = rasterizeFlat(grid, scene);
 const expected = new TextEncoder().encode(STANDARD);
@@ -42,12 +42,12 @@ const bench = new Bench({ time: 2000, warmupTime: 500 });
 bench
   .add('stage: encode (ours, ECI-capable)', () => { encode(STANDARD, { ecc: 'M' }); })
   .add('stage: encode (qrcode-generator, reference)', () => { const q = qrcodeGenerator(0, 'M'); q.addData(STANDARD, 'Byte'); q.make(); })
-  .add('stage: layout + scene', () => { buildScene(grid, computeLayout(symbol.size, { outputWidth: 800, quietZone: 4 }), design); })
+  .add('stage: layout + scene', () => { buildScene(grid, computeLayout(symbol.size, { outputWidth: 800, quietZone: 4 }), config, 1); })
   .add('stage: svg document', () => { sceneToSvg(scene); })
   .add('stage: raster, flat fill', () => { rasterizeFlat(grid, scene); })
   .add('stage: raster, resvg-wasm (reference)', () => { rasterizeSvg(svg, 800); })
   .add('stage: png, 1-bit', () => { encodePng(raster); })
-  .add('stage: verify (decode + contrast + quiet zone)', async () => { await verifyRaster({ raster, layout, expected, foreground: design.foreground, background: design.background }); })
+  .add('stage: verify (decode + contrast + quiet zone)', async () => { await verifyRaster({ raster, layout, expected, foreground: BLACK, background: WHITE }); })
   .add('whole verified render, 800 px png (ours)', async () => { await render({ config, assets: {} }); })
   .add('peer: node-qrcode toBuffer 800 px (unverified)', async () => { await QRCode.toBuffer(STANDARD, { errorCorrectionLevel: 'M', width: 800, margin: 4 }); });
 

@@ -4,7 +4,7 @@ import { ApiError } from '../errors.js';
 import { encode } from '../qr/encode.js';
 import { DataTooLongError, type QrSymbol } from '../qr/types.js';
 import { FILE_FORMATS } from '../schema/qr-config.js';
-import { effectiveContrast, parseHex } from './color.js';
+import { weakestContrast } from './contrast.js';
 import { decodeLossy, encodeJpg, encodeWebpImage } from './formats/lossy.js';
 import { sceneToPdf } from './formats/pdf.js';
 import { encodePng } from './formats/png.js';
@@ -47,16 +47,7 @@ interface Drawn { scene: Scene; grid: ModuleGrid; svg?: string }
 
 function draw(cfg: RenderConfig, symbol: QrSymbol, layout: Layout, needSvg: boolean): Drawn {
   const grid = gridFromSymbol(symbol);
-  const scene = buildScene(grid, layout, {
-    foreground: parseHex(cfg.primaryColor),
-    background: parseHex(cfg.backgroundColor),
-    moduleShape: cfg.moduleShape,
-    finderOuterShape: cfg.finderOuterShape,
-    finderInnerShape: cfg.finderInnerShape,
-    moduleScale: cfg.moduleScale,
-    moduleSizeVariation: cfg.moduleSizeVariation,
-    seed: seedOf(cfg.content),
-  });
+  const scene = buildScene(grid, layout, cfg, seedOf(cfg.content));
   if (!needSvg && scene.flat) return { scene, grid };
   const svg = sceneToSvg(scene);
   checkVectorBudget(svg.length);
@@ -93,11 +84,9 @@ export async function render(task: RenderTask): Promise<RenderOutcome> {
     t = now;
   };
 
-  const foreground = parseHex(cfg.primaryColor);
-  const background = parseHex(cfg.backgroundColor);
-  const contrast = effectiveContrast(foreground, background);
-  if (contrast < MIN_CONTRAST) {
-    throw new ApiError('LOW_CONTRAST', `Foreground/background contrast is ${contrast.toFixed(2)}:1; at least ${MIN_CONTRAST}:1 is needed.`, 'primaryColor');
+  const weakest = weakestContrast(cfg);
+  if (weakest.ratio < MIN_CONTRAST) {
+    throw new ApiError('LOW_CONTRAST', `${weakest.field} has a contrast of ${weakest.ratio.toFixed(2)}:1 with the background; at least ${MIN_CONTRAST}:1 is needed.`, weakest.field);
   }
   const symbol = encodeSymbol(cfg);
   lap('encode');
@@ -132,7 +121,7 @@ export async function render(task: RenderTask): Promise<RenderOutcome> {
     lap(format);
   }
 
-  const verification = await verifyRaster({ raster: checked, layout: checkedLayout, expected: utf8.encode(cfg.content), foreground, background });
+  const verification = await verifyRaster({ raster: checked, layout: checkedLayout, expected: utf8.encode(cfg.content), foreground: weakest.foreground, background: weakest.background });
   lap('verify');
   const refusal = refuse(verification);
   if (refusal) return refusal;

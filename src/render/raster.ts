@@ -1,7 +1,8 @@
 import { Resvg } from '@resvg/resvg-wasm';
 import type { ModuleGrid } from '../design/grid.js';
 import type { Rgba } from './color.js';
-import type { Scene } from './scene.js';
+import type { SolidPaint } from './paint.js';
+import type { PathLayer, Scene } from './scene.js';
 
 /** One palette index per pixel: the exact form of a flat, few-colour code. */
 export interface IndexedRaster { kind: 'indexed'; width: number; height: number; pixels: Uint8Array; palette: Rgba[] }
@@ -29,8 +30,9 @@ export function rasterizeFlat(grid: ModuleGrid, scene: Scene): IndexedRaster {
     }
     for (let k = 1; k < mp; k++) pixels.copyWithin(rowStart + k * width, rowStart, rowStart + size * mp);
   }
-  const fg = scene.layers[0]!.paint.color;
-  return { kind: 'indexed', width, height, pixels, palette: [scene.background.color, fg] };
+  // A flat scene has one solid paint for the code and a solid background (Scene.flat says so).
+  const fg = (scene.layers[0] as PathLayer).paint as SolidPaint;
+  return { kind: 'indexed', width, height, pixels, palette: [(scene.background as SolidPaint).color, fg.color] };
 }
 
 /** Rasterizes an SVG document with resvg-wasm at `width` pixels (height follows the aspect ratio). */

@@ -1,5 +1,7 @@
 import { MODULE_SHAPES } from '../design/module-shapes.js';
 import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES } from '../design/finder-eyes.js';
+import { FONT_FAMILIES } from '../design/fonts.js';
+import { FRAME_STYLES } from '../design/frames.js';
 import { ECC_LEVELS } from '../qr/types.js';
 
 /** Output formats, and the MIME type each is served with. */
@@ -28,6 +30,33 @@ const hexColor = {
   description: 'Hex colour: #RGB, #RRGGBB or #RRGGBBAA (alpha last).',
 } as const;
 
+const gradient = (description: string) =>
+  ({
+    type: 'object',
+    additionalProperties: false,
+    required: ['type', 'stops'],
+    description,
+    properties: {
+      type: { type: 'string', enum: ['linear', 'radial'], description: 'linear: along `rotation`; radial: from the centre outward.' },
+      rotation: { type: 'number', minimum: 0, maximum: 360, description: 'Direction of a linear gradient in degrees, clockwise from left→right. Default 0.' },
+      stops: {
+        type: 'array',
+        minItems: 2,
+        maxItems: 8,
+        description: 'Two to eight colour stops, in order of offset.',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['offset', 'color'],
+          properties: {
+            offset: { type: 'number', minimum: 0, maximum: 1, description: 'Position along the gradient, 0–1.' },
+            color: { $ref: '#/definitions/hexColor', description: 'Stop colour.' },
+          },
+        },
+      },
+    },
+  }) as const;
+
 const range = (b: { min: number; max: number }, description: string, integer = false) =>
   ({ type: integer ? 'integer' : 'number', minimum: b.min, maximum: b.max, description }) as const;
 
@@ -44,6 +73,29 @@ const base64Image = (description: string) =>
 export const designProperties = {
   primaryColor: { $ref: '#/definitions/hexColor', description: 'Colour of the dark modules. Default #000000.' },
   backgroundColor: { $ref: '#/definitions/hexColor', description: 'Colour of the light modules and the quiet zone. Default #FFFFFF.' },
+  foregroundGradient: gradient('Gradient over all dark modules (overrides primaryColor there; every stop must contrast with the background).'),
+  backgroundGradient: gradient('Gradient over the background (overrides backgroundColor; every stop must contrast with the foreground).'),
+  finderOuterColor: { $ref: '#/definitions/hexColor', description: 'Colour of the finder rings. Default primaryColor.' },
+  finderInnerColor: { $ref: '#/definitions/hexColor', description: 'Colour of the finder centres. Default primaryColor.' },
+  finderOuterGradient: gradient('Gradient over the three finder rings.'),
+  finderInnerGradient: gradient('Gradient over the three finder centres.'),
+  finderEyes: {
+    type: 'array',
+    maxItems: 3,
+    description: 'Per-eye overrides, in the order top-left, top-right, bottom-left.',
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        outerColor: { $ref: '#/definitions/hexColor', description: 'This eye\'s ring colour.' },
+        innerColor: { $ref: '#/definitions/hexColor', description: 'This eye\'s centre colour.' },
+        rotation: { type: 'integer', enum: [0, 90, 180, 270], description: 'Rotate this eye about its centre, degrees clockwise.' },
+        flip: { type: 'string', enum: ['none', 'horizontal', 'vertical'], description: 'Mirror this eye.' },
+      },
+    },
+  },
+  alignmentColor: { $ref: '#/definitions/hexColor', description: 'Colour of the alignment patterns. Default primaryColor.' },
+  timingColor: { $ref: '#/definitions/hexColor', description: 'Colour of the timing patterns. Default primaryColor.' },
   moduleShape: { type: 'string', enum: [...MODULE_SHAPES], description: 'Shape of the data modules.' },
   finderOuterShape: { type: 'string', enum: [...FINDER_OUTER_SHAPES], description: 'Shape of the 7×7 ring of each finder eye.' },
   finderInnerShape: { type: 'string', enum: [...FINDER_INNER_SHAPES], description: 'Shape of the 3×3 centre of each finder eye.' },
@@ -60,8 +112,13 @@ export const designProperties = {
   logoUrl: httpUrl('Logo placed at the centre (http or https URL). Clears the modules beneath it and raises ECC to H.'),
   logoBase64: base64Image('Logo as base64 (a data: URL prefix is accepted). PNG, JPG, GIF, BMP or WebP, at most 10 MB.'),
   logoSizePercent: range(LIMITS.logoSizePercent, 'Logo width as a percentage of the symbol width (3–40; above 25 needs ECC H).'),
+  logoPaddingPercent: range({ min: 0, max: 30 }, 'Clear space around the logo, as a percentage of the logo size. Default 8.'),
+  logoPlateShape: { type: 'string', enum: ['none', 'square', 'rounded', 'circle'], description: 'A plate drawn behind the logo. Default none.' },
+  logoPlateColor: { $ref: '#/definitions/hexColor', description: 'Colour of the plate. Default backgroundColor.' },
   backgroundImageUrl: httpUrl('Image blended softly behind the code (http or https URL).'),
   backgroundImageBase64: base64Image('Background image as base64. PNG, JPG, GIF, BMP or WebP, at most 10 MB.'),
+  backgroundImageOpacity: range({ min: 0.05, max: 1 }, 'Opacity of the background image (lowered automatically when contrast would suffer). Default 0.3.'),
+  backgroundImageFit: { type: 'string', enum: ['cover', 'contain'], description: 'How the background image fills the canvas. Default cover.' },
   centerText: {
     type: 'object',
     additionalProperties: false,
@@ -74,7 +131,12 @@ export const designProperties = {
       fontSize: range({ min: 6, max: 200 }, 'Font size in pixels.'),
     },
   },
-  ctaText: { type: 'string', minLength: 1, maxLength: LIMITS.textChars, description: 'Call-to-action caption below the code.' },
+  ctaText: { type: 'string', minLength: 1, maxLength: LIMITS.textChars, description: 'Call-to-action caption below the code, or the text of the frame.' },
+  ctaTextColor: { $ref: '#/definitions/hexColor', description: 'Colour of the caption. Default primaryColor.' },
+  fontFamily: { type: 'string', enum: [...FONT_FAMILIES], description: 'Typeface of centerText and ctaText (fonts ship with the service; text is drawn as outlines).' },
+  frameStyle: { type: 'string', enum: [...FRAME_STYLES], description: 'A frame around the code carrying ctaText. Default none.' },
+  frameColor: { $ref: '#/definitions/hexColor', description: 'Colour of the frame. Default primaryColor.' },
+  frameTextColor: { $ref: '#/definitions/hexColor', description: 'Colour of the text on the frame. Default backgroundColor.' },
   moduleScale: range(LIMITS.moduleScale, 'Drawn size of each module relative to its cell (0.5–1.0). Default 1.'),
   moduleSizeVariation: range(LIMITS.moduleSizeVariation, 'Seeded random size variation of modules (0–0.15). Default 0.'),
   qrShapeRadius: range(LIMITS.qrShapeRadius, 'Rounding of the whole code: 0 square, 50 circular. Default 0.'),
@@ -112,6 +174,12 @@ export const QR_DEFAULTS = {
   responseType: 'base64',
   strictScannability: true,
   logoSizePercent: 20,
+  logoPaddingPercent: 8,
+  logoPlateShape: 'none',
+  backgroundImageOpacity: 0.3,
+  backgroundImageFit: 'cover',
+  fontFamily: FONT_FAMILIES[0],
+  frameStyle: 'none',
   moduleScale: 1,
   moduleSizeVariation: 0,
   qrShapeRadius: 0,

@@ -1,7 +1,8 @@
 /**
  * Reads the first page of a PDF and redraws its filled vector paths as SVG, so a test can rasterize and
  * decode what a PDF viewer would show. It interprets the content-stream operators (q Q cm rg g m l c v y
- * h re f f* n), transforming every point by the current matrix, which is all a vector QR page uses.
+ * h re f f* W W* n), transforming every point by the current matrix, which is all a vector QR page uses.
+ * A clip (W … n) applies to what is filled after it, until the graphics state is restored.
  */
 import { decodePDFRawStream, PDFArray, PDFDocument, PDFName, PDFRawStream, type PDFRef } from 'pdf-lib';
 
@@ -26,10 +27,13 @@ export async function pdfToSvg(pdf: Uint8Array): Promise<string> {
     .join('\n');
 
   const tokens = text.match(/\/[^\s/[\]()<>]+|[-+]?\d*\.?\d+(?:e[-+]?\d+)?|[A-Za-z*']+|\S/g) ?? [];
-  const stack: { ctm: Matrix; fill: string }[] = [];
+  const stack: { ctm: Matrix; fill: string; clipId: string | undefined }[] = [];
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
   let fill = '#000000';
+  let clipId: string | undefined;
+  let pendingClip: string | undefined;
   let path = '';
+  const clips: string[] = [];
   const args: number[] = [];
   const out: string[] = [];
   const pt = (x: number, y: number) => {
@@ -46,8 +50,9 @@ export async function pdfToSvg(pdf: Uint8Array): Promise<string> {
     }
     const a = args.splice(0);
     switch (tok) {
-      case 'q': stack.push({ ctm, fill }); break;
-      case 'Q': ({ ctm, fill } = stack.pop()!); break;
+      case 'q': stack.push({ ctm, fill, clipId }); break;
+      case 'Q': ({ ctm, fill, clipId } = stack.pop()!); break;
+      case 'W': case 'W*': pendingClip = `<path fill-rule="${tok === 'W*' ? 'evenodd' : 'nonzero'}" d="${path}"/>`; break;
       case 'cm': ctm = multiply(a as Matrix, ctm); break;
       case 'rg': fill = `#${hex(a[0]!)}${hex(a[1]!)}${hex(a[2]!)}`; break;
       case 'g': fill = `#${hex(a[0]!).repeat(3)}`; break;
@@ -61,13 +66,20 @@ export async function pdfToSvg(pdf: Uint8Array): Promise<string> {
         break;
       }
       case 'f': case 'F': case 'f*': case 'B': case 'b':
-        out.push(`<path fill="${fill}" fill-rule="${tok === 'f*' ? 'evenodd' : 'nonzero'}" d="${path}"/>`);
+        out.push(`<path fill="${fill}" fill-rule="${tok === 'f*' ? 'evenodd' : 'nonzero'}"${clipId ? ` clip-path="url(#${clipId})"` : ''} d="${path}"/>`);
         path = '';
         break;
-      case 'n': case 'S': path = ''; break;
+      case 'n': case 'S':
+        if (pendingClip) {
+          clipId = `c${clips.length}`;
+          clips.push(`<clipPath id="${clipId}">${pendingClip}</clipPath>`);
+          pendingClip = undefined;
+        }
+        path = '';
+        break;
       default:
         if (tok === 'v' || tok === 'y') throw new Error(`pdf-to-svg: operator ${tok} not supported`);
     }
   }
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${out.join('')}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><defs>${clips.join('')}</defs>${out.join('')}</svg>`;
 }
