@@ -1,6 +1,10 @@
 import { ApiError } from '../errors.js';
 import { LIMITS } from '../schema/qr-config.js';
 
+/** Pixels reserved on each side of the canvas for a frame or caption; the code fits in what remains. */
+export interface Insets { top: number; right: number; bottom: number; left: number }
+export const NO_INSETS: Insets = { top: 0, right: 0, bottom: 0, left: 0 };
+
 export interface LayoutInput {
   outputWidth?: number;
   outputHeight?: number;
@@ -29,15 +33,19 @@ export interface Layout {
  * How the size fields combine:
  * - width = outputWidth, else modules × pixelsPerModule when only that is given, else 800;
  * - height = outputHeight, else the width;
- * - module size = pixelsPerModule, else the largest whole number of pixels that fits the smaller side,
- *   where the symbol counts its quiet zone (`quietZone` modules, at least 4, on each side).
+ * - module size = pixelsPerModule, else the largest whole number of pixels that fits the smaller side of
+ *   the area left after `insets` (a frame's bands), where the symbol counts its quiet zone (`quietZone`
+ *   modules, at least 4, on each side).
  */
-export function computeLayout(size: number, input: LayoutInput): Layout {
+export function computeLayout(size: number, input: LayoutInput, insets: (width: number, height: number) => Insets = () => NO_INSETS): Layout {
   const span = size + 2 * input.quietZone;
   const ppm = input.pixelsPerModule;
   const width = input.outputWidth ?? (ppm ? span * ppm : 800);
   const height = input.outputHeight ?? width;
-  const side = Math.min(width, height);
+  const inset = insets(width, height);
+  const areaW = width - inset.left - inset.right;
+  const areaH = height - inset.top - inset.bottom;
+  const side = Math.min(areaW, areaH);
   if (width > LIMITS.outputPx.max || height > LIMITS.outputPx.max) {
     throw new ApiError('VALUE_OUT_OF_RANGE', `${span} modules at ${ppm} px each make a ${width} px image; the maximum is ${LIMITS.outputPx.max} px.`, 'pixelsPerModule');
   }
@@ -56,7 +64,7 @@ export function computeLayout(size: number, input: LayoutInput): Layout {
     modulePx,
     width,
     height,
-    originX: Math.floor((width - size * modulePx) / 2),
-    originY: Math.floor((height - size * modulePx) / 2),
+    originX: inset.left + Math.floor((areaW - size * modulePx) / 2),
+    originY: inset.top + Math.floor((areaH - size * modulePx) / 2),
   };
 }

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { decorate, decorationInsets, type Decorations } from '../design/decorations.js';
 import { gridFromSymbol, type ModuleGrid } from '../design/grid.js';
 import { ApiError } from '../errors.js';
 import { encode } from '../qr/encode.js';
@@ -45,9 +46,8 @@ const scaleLayout = (l: Layout, s: number): Layout => ({ ...l, modulePx: l.modul
 
 interface Drawn { scene: Scene; grid: ModuleGrid; svg?: string }
 
-function draw(cfg: RenderConfig, symbol: QrSymbol, layout: Layout, needSvg: boolean): Drawn {
-  const grid = gridFromSymbol(symbol);
-  const scene = buildScene(grid, layout, cfg, seedOf(cfg.content));
+function draw(cfg: RenderConfig, grid: ModuleGrid, layout: Layout, decorations: Decorations, needSvg: boolean): Drawn {
+  const scene = buildScene(grid, layout, cfg, seedOf(cfg.content), decorations.layers);
   if (!needSvg && scene.flat) return { scene, grid };
   const svg = sceneToSvg(scene);
   checkVectorBudget(svg.length);
@@ -90,11 +90,15 @@ export async function render(task: RenderTask): Promise<RenderOutcome> {
   }
   const symbol = encodeSymbol(cfg);
   lap('encode');
-  const layout = computeLayout(symbol.size, cfg);
+  const layout = computeLayout(symbol.size, cfg, (w, h) => decorationInsets(cfg, w, h));
   checkCanvasBudget(layout);
   const format = cfg.fileFormat;
   const vector = format === 'svg' || format === 'pdf';
-  const drawn = draw(cfg, symbol, layout, vector);
+  const plain = gridFromSymbol(symbol);
+  const decorations = await decorate(cfg, task.assets, plain, layout);
+  lap('decorate');
+  const grid = decorations.cleared ? { ...plain, cleared: decorations.cleared } : plain;
+  const drawn = draw(cfg, grid, layout, decorations, vector);
   lap('scene');
 
   let bytes: Uint8Array;
@@ -138,8 +142,8 @@ export async function render(task: RenderTask): Promise<RenderOutcome> {
     mask: symbol.mask,
     modulePx: layout.modulePx,
     verification,
-    corrections: [],
-    warnings: [],
+    corrections: decorations.corrections,
+    warnings: decorations.warnings,
     timings,
   };
 }
