@@ -12,7 +12,7 @@ import { encode } from '../src/qr/encode.js';
 import { parseHex, WHITE } from '../src/render/color.js';
 import { encodePng } from '../src/render/formats/png.js';
 import { computeLayout } from '../src/render/layout.js';
-import { render } from '../src/render/pipeline.js';
+import { render } from '../src/render/guarantee.js';
 import { rasterizeFlat, rasterizeSvg } from '../src/render/raster.js';
 import { buildScene } from '../src/render/scene.js';
 import { sceneToSvg } from '../src/render/svg.js';
@@ -47,7 +47,7 @@ bench
   .add('stage: raster, flat fill', () => { rasterizeFlat(grid, scene); })
   .add('stage: raster, resvg-wasm (reference)', () => { rasterizeSvg(svg, 800); })
   .add('stage: png, 1-bit', () => { encodePng(raster); })
-  .add('stage: verify (decode + contrast + quiet zone)', async () => { await verifyRaster({ raster, layout, expected, foreground: BLACK, background: WHITE }); })
+  .add('stage: verify (decode + contrast + quiet zone)', async () => { await verifyRaster({ raster, exact: true, layout, expected, foreground: BLACK, background: WHITE }); })
   .add('whole verified render, 800 px png (ours)', async () => { await render({ config, assets: {} }); })
   .add('peer: node-qrcode toBuffer 800 px (unverified)', async () => { await QRCode.toBuffer(STANDARD, { errorCorrectionLevel: 'M', width: 800, margin: 4 }); });
 

@@ -13,13 +13,11 @@ import { computeLayout, type Layout } from './layout.js';
 import { rasterizeFlat, rasterizeSvg, type Raster } from './raster.js';
 import { buildScene, type Scene } from './scene.js';
 import { sceneToSvg } from './svg.js';
-import type { RenderConfig, RenderOutcome, RenderTask } from './types.js';
-import { MIN_CONTRAST, verifyRaster, type Verification } from './verify.js';
+import type { RenderConfig, RenderSuccess, RenderTask } from './types.js';
+import { verifyRaster } from './verify.js';
 
 /** Budgets of the interface contract: larger outputs are refused as OUTPUT_TOO_COMPLEX. */
 export const BUDGETS = { vectorBytes: 20 * 1024 * 1024, canvasPx: 5120 } as const;
-/** Vector exports are verified from a raster with about this many pixels per module. */
-const VECTOR_CHECK_MODULE_PX = 4;
 
 const utf8 = new TextEncoder();
 
@@ -40,9 +38,6 @@ function encodeSymbol(cfg: RenderConfig): QrSymbol {
     throw e;
   }
 }
-
-/** Scales a layout for a raster drawn at a different size; positions may become fractional. */
-const scaleLayout = (l: Layout, s: number): Layout => ({ ...l, modulePx: l.modulePx * s, width: Math.round(l.width * s), height: Math.round(l.height * s), originX: l.originX * s, originY: l.originY * s });
 
 interface Drawn { scene: Scene; grid: ModuleGrid; svg?: string }
 
@@ -71,10 +66,11 @@ export function checkCanvasBudget(layout: Layout): void {
 const rasterOf = (d: Drawn, width: number): Raster => (d.scene.flat ? rasterizeFlat(d.grid, d.scene) : rasterizeSvg(d.svg!, width));
 
 /**
- * Renders one QR export and proves it scans: encode → layout → scene → (svg) → raster → file → verify.
- * Every stage is a pure function of the previous one; this module only orders them and times them.
+ * Renders one QR export and verifies it: encode → layout → decorations → scene → (svg) → raster → file →
+ * verify. Every stage is a pure function of the previous one; this module only orders and times them.
+ * Judging the verification, and correcting the design when it fails, is the guarantee's (guarantee.ts).
  */
-export async function render(task: RenderTask): Promise<RenderOutcome> {
+export async function renderOnce(task: RenderTask): Promise<RenderSuccess> {
   const cfg = task.config;
   const timings: Record<string, number> = {};
   let t = performance.now();
@@ -85,9 +81,6 @@ export async function render(task: RenderTask): Promise<RenderOutcome> {
   };
 
   const weakest = weakestContrast(cfg);
-  if (weakest.ratio < MIN_CONTRAST) {
-    throw new ApiError('LOW_CONTRAST', `${weakest.field} has a contrast of ${weakest.ratio.toFixed(2)}:1 with the background; at least ${MIN_CONTRAST}:1 is needed.`, weakest.field);
-  }
   const symbol = encodeSymbol(cfg);
   lap('encode');
   const layout = computeLayout(symbol.size, cfg, (w, h) => decorationInsets(cfg, w, h));
@@ -103,14 +96,12 @@ export async function render(task: RenderTask): Promise<RenderOutcome> {
 
   let bytes: Uint8Array;
   let checked: Raster;
-  let checkedLayout = layout;
   if (vector) {
     bytes = format === 'svg' ? utf8.encode(drawn.svg!) : await sceneToPdf(drawn.scene);
     lap(format);
-    // The PDF is drawn from the same scene as the SVG, so rasterizing the SVG checks the PDF's geometry.
-    const s = Math.min(1, VECTOR_CHECK_MODULE_PX / layout.modulePx);
-    checked = rasterizeSvg(drawn.svg!, Math.max(1, Math.round(layout.width * s)));
-    checkedLayout = scaleLayout(layout, checked.width / layout.width);
+    // The PDF is drawn from the same scene as the SVG, so rasterizing the SVG checks the PDF's geometry;
+    // at its own size, as a viewer shows it at 100 %.
+    checked = rasterOf(drawn, layout.width);
     lap('raster');
   } else {
     const raster = rasterOf(drawn, layout.width);
@@ -125,10 +116,8 @@ export async function render(task: RenderTask): Promise<RenderOutcome> {
     lap(format);
   }
 
-  const verification = await verifyRaster({ raster: checked, layout: checkedLayout, expected: utf8.encode(cfg.content), foreground: weakest.foreground, background: weakest.background });
+  const verification = await verifyRaster({ raster: checked, exact: drawn.scene.flat, layout, expected: utf8.encode(cfg.content), foreground: weakest.foreground, background: weakest.background });
   lap('verify');
-  const refusal = refuse(verification);
-  if (refusal) return refusal;
 
   return {
     ok: true,
@@ -146,10 +135,4 @@ export async function render(task: RenderTask): Promise<RenderOutcome> {
     warnings: decorations.warnings,
     timings,
   };
-}
-
-/** A failed check is never returned as a success. */
-function refuse(v: Verification): RenderOutcome | null {
-  if (v.failures.length === 0) return null;
-  return { ok: false, code: 'QR_UNSCANNABLE', message: `The QR code failed verification: ${v.failures.join('; ')}.` };
 }

@@ -7,7 +7,10 @@ import type { Raster } from './raster.js';
 export interface Verification {
   /** The decoded payload equals the content, byte for byte. */
   decoded: boolean;
-  /** Which image decoded: the reduced one (as a phone sees it from afar) or only the full-size one. */
+  /**
+   * `reduced`: decodes at its own size and as a phone sees it from afar (the box-filtered reduction);
+   * `full`: only at its own size.
+   */
   decodedAt: 'reduced' | 'full' | null;
   /** WCAG contrast of the foreground against the background, as a viewer sees them. */
   contrastRatio: number;
@@ -17,10 +20,21 @@ export interface Verification {
   quietZoneClean: boolean;
   /** Human-readable reasons, empty when everything passed. */
   failures: string[];
+  /**
+   * Robustness, 0–100: 25 for decoding as seen from afar (the reduced image), plus 25 for each harsher
+   * trial that still decodes (see `scanTrials`). A code that decodes only at full size scores 10.
+   */
+  scanScore: number;
+  scanTrials: { name: string; decoded: boolean }[];
 }
 
 export interface VerifyInput {
   raster: Raster;
+  /**
+   * The raster is whole-pixel squares (a flat scene): its reduction averages exact module blocks, so it
+   * shows the same geometry as the full-size image and decoding it alone proves the full-size one.
+   */
+  exact: boolean;
   layout: Layout;
   expected: Uint8Array;
   foreground: Rgba;
@@ -84,6 +98,38 @@ function reduce({ pix, lut, width, height }: GreyImage, f: number): ImageData {
   return { data, width: w, height: h, colorSpace: 'srgb' } as ImageData;
 }
 
+/** A 3×3 box blur of a grey RGBA image: a slightly out-of-focus camera. */
+function blur(img: ImageData): ImageData {
+  const { width: w, height: h, data } = img;
+  const out = new Uint8ClampedArray(data.length);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let sum = 0;
+      let n = 0;
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx, yy = y + dy;
+          if (xx >= 0 && yy >= 0 && xx < w && yy < h) { sum += data[(yy * w + xx) * 4]!; n++; }
+        }
+      }
+      const o = (y * w + x) * 4;
+      out[o] = out[o + 1] = out[o + 2] = Math.round(sum / n);
+      out[o + 3] = 255;
+    }
+  }
+  return { data: out, width: w, height: h, colorSpace: 'srgb' } as ImageData;
+}
+
+/** Halves the image's contrast around mid-grey: dim light or a glossy print. */
+function dim(img: ImageData): ImageData {
+  const out = new Uint8ClampedArray(img.data.length);
+  for (let i = 0; i < out.length; i += 4) {
+    out[i] = out[i + 1] = out[i + 2] = 64 + (img.data[i]! >> 1);
+    out[i + 3] = 255;
+  }
+  return { data: out, width: img.width, height: img.height, colorSpace: 'srgb' } as ImageData;
+}
+
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 async function decodes(image: ImageData, options: ReaderOptions, expected: Uint8Array): Promise<boolean> {
@@ -135,11 +181,25 @@ export async function verifyRaster(input: VerifyInput): Promise<Verification> {
   const quietZoneModules = Math.floor(Math.min(layout.originX, layout.originY, layout.width - layout.originX - layout.size * layout.modulePx, layout.height - layout.originY - layout.size * layout.modulePx) / layout.modulePx);
   if (quietZoneModules < MIN_QUIET_ZONE) failures.push(`quiet zone is ${quietZoneModules} modules, below ${MIN_QUIET_ZONE}`);
 
-  let decodedAt: Verification['decodedAt'] = null;
   const f = Math.max(1, Math.floor(layout.modulePx / REDUCED_MODULE_PX));
-  if (await decodes(reduce(grey, f), FAST, expected)) decodedAt = 'reduced';
-  else if (await decodes(reduce(grey, 1), THOROUGH, expected)) decodedAt = 'full';
-  else failures.push('the image does not decode to the content');
+  const reduced = reduce(grey, f);
+  const farOk = await decodes(reduced, FAST, expected);
+  // Anti-aliased shapes can read differently at another scale, so they must also decode as delivered.
+  const full = () => reduce(grey, 1);
+  const nativeOk = (input.exact || f === 1) && farOk ? true : (await decodes(full(), FAST, expected)) || (await decodes(full(), THOROUGH, expected));
+  const decodedAt: Verification['decodedAt'] = nativeOk ? (farOk ? 'reduced' : 'full') : null;
+  if (!nativeOk) failures.push(`the image does not decode to the content at its own size (${raster.width}×${raster.height} px)`);
 
-  return { decoded: decodedAt !== null, decodedAt, contrastRatio: Math.round(contrast * 100) / 100, quietZoneModules, quietZoneClean: clean, failures };
+  const scanTrials: Verification['scanTrials'] = [];
+  if (decodedAt === 'reduced') {
+    const trials: [string, () => ImageData][] = [
+      ['from further away (about 2 px per module)', () => reduce(grey, Math.max(1, Math.floor(layout.modulePx / 2)))],
+      ['slightly out of focus (3×3 blur)', () => blur(reduced)],
+      ['in dim light (contrast halved)', () => dim(reduced)],
+    ];
+    for (const [name, image] of trials) scanTrials.push({ name, decoded: await decodes(image(), FAST, expected) });
+  }
+  const scanScore = decodedAt === 'reduced' ? 25 + 25 * scanTrials.filter((t) => t.decoded).length : decodedAt === 'full' ? 10 : 0;
+
+  return { decoded: decodedAt !== null, decodedAt, contrastRatio: Math.round(contrast * 100) / 100, quietZoneModules, quietZoneClean: clean, failures, scanScore, scanTrials };
 }

@@ -5,7 +5,7 @@
 import { Piscina } from 'piscina';
 import { initWasm } from '../../wasm/index.js';
 import { isApiError } from '../errors.js';
-import { render } from './pipeline.js';
+import { render } from './guarantee.js';
 import type { RenderOutcome, RenderTask } from './types.js';
 
 await initWasm();

@@ -55,8 +55,8 @@ describe('validation codes name the offending field', () => {
     ['logoBase64 not an image', { content: 'x', logoBase64: Buffer.from('hello, not an image').toString('base64') }, 400, 'INVALID_FIELD_VALUE', 'logoBase64'],
     ['logoBase64 not base64', { content: 'x', logoBase64: '***' }, 400, 'INVALID_FIELD_VALUE', 'logoBase64'],
     ['logoUrl not http', { content: 'x', logoUrl: 'file:///etc/passwd' }, 400, 'INVALID_FIELD_VALUE', 'logoUrl'],
-    ['low contrast grey on grey', { content: 'x', primaryColor: '#777777', backgroundColor: '#888888' }, 400, 'LOW_CONTRAST', 'primaryColor'],
-    ['low contrast through alpha', { content: 'x', primaryColor: '#00000030' }, 400, 'LOW_CONTRAST', 'primaryColor'],
+    ['contrast that no foreground can reach (background from black to white)', { content: 'x', backgroundGradient: { type: 'linear', stops: [{ offset: 0, color: '#000000' }, { offset: 1, color: '#FFFFFF' }] } }, 400, 'LOW_CONTRAST', 'primaryColor'],
+    ['contrast of one gradient stop', { content: 'x', backgroundColor: '#FFFFFF', foregroundGradient: { type: 'linear', stops: [{ offset: 0, color: '#000000' }, { offset: 1, color: '#000000' }] }, backgroundGradient: { type: 'radial', stops: [{ offset: 0, color: '#FFFFFF' }, { offset: 1, color: '#111111' }] } }, 400, 'LOW_CONTRAST', 'foregroundGradient.stops.0.color'],
     ['logo over 25 % with explicit ECC below H', { content: 'x', logoUrl: 'https://example.com/logo.png', logoSizePercent: 30, eccLevel: 'M' }, 400, 'LOGO_TOO_LARGE', 'logoSizePercent'],
   ];
   for (const [name, body, status, code, field] of cases) {

@@ -1,0 +1,177 @@
+import { measure } from '../qr/encode.js';
+import { ECC_LEVELS } from '../qr/types.js';
+import { luminance, parseHex, toHex, type Rgba } from './color.js';
+import { backgroundColors, weakestContrast } from './contrast.js';
+import { renderOnce } from './pipeline.js';
+import type { Correction, GradientSpec, RenderAssets, RenderConfig, RenderOutcome, RenderTask } from './types.js';
+import { MIN_CONTRAST, type Verification } from './verify.js';
+
+interface Step { config: RenderConfig; corrections: Correction[] }
+
+/** Below this relative luminance a background counts as dark, so the foreground deepens toward white. */
+const MID_LUMINANCE = 0.18;
+const DEEPEN_BY = 0.35;
+const MAX_CONTRAST_STEPS = 8;
+
+const mix = (c: Rgba, to: number, t: number): Rgba => ({ r: Math.round(c.r + (to - c.r) * t), g: Math.round(c.g + (to - c.g) * t), b: Math.round(c.b + (to - c.b) * t), a: c.a + Math.round((255 - c.a) * t) });
+
+/**
+ * Moves every foreground colour (primary, gradient stops, eyes, alignment, timing) a step toward black, or
+ * toward white on a dark background: the hue stays recognisable while the contrast grows.
+ */
+function deepen(cfg: RenderConfig): Step | null {
+  const bgs = backgroundColors(cfg);
+  const bgLum = bgs.reduce((sum, b) => sum + luminance(b.color), 0) / bgs.length;
+  const target = bgLum > MID_LUMINANCE ? 0 : 255;
+  const corrections: Correction[] = [];
+  const step = (field: string, hex: string | undefined): string | undefined => {
+    if (!hex) return hex;
+    const to = toHex(mix(parseHex(hex), target, DEEPEN_BY));
+    if (to.toLowerCase() !== hex.toLowerCase()) corrections.push({ field, from: hex, to, reason: 'deepened for contrast with the background' });
+    return to;
+  };
+  const stepGradient = (field: string, g: GradientSpec | undefined): GradientSpec | undefined =>
+    g && { ...g, stops: g.stops.map((s, i) => ({ ...s, color: step(`${field}.stops.${i}.color`, s.color)! })) };
+  const config: RenderConfig = {
+    ...cfg,
+    primaryColor: step('primaryColor', cfg.primaryColor)!,
+    foregroundGradient: stepGradient('foregroundGradient', cfg.foregroundGradient),
+    finderOuterColor: step('finderOuterColor', cfg.finderOuterColor),
+    finderInnerColor: step('finderInnerColor', cfg.finderInnerColor),
+    finderOuterGradient: stepGradient('finderOuterGradient', cfg.finderOuterGradient),
+    finderInnerGradient: stepGradient('finderInnerGradient', cfg.finderInnerGradient),
+    finderEyes: cfg.finderEyes?.map((e, i) => ({ ...e, outerColor: step(`finderEyes.${i}.outerColor`, e.outerColor), innerColor: step(`finderEyes.${i}.innerColor`, e.innerColor) })),
+    alignmentColor: step('alignmentColor', cfg.alignmentColor),
+    timingColor: step('timingColor', cfg.timingColor),
+  };
+  for (const k of Object.keys(config) as (keyof RenderConfig)[]) if (config[k] === undefined) delete config[k];
+  return corrections.length ? { config, corrections } : null;
+}
+
+const change = <K extends keyof RenderConfig>(cfg: RenderConfig, field: K, to: RenderConfig[K], reason: string): Step =>
+  ({ config: { ...cfg, [field]: to }, corrections: [{ field, from: cfg[field], to, reason }] });
+
+type Rung = (cfg: RenderConfig, assets: RenderAssets, v: Verification) => Step | null;
+
+/**
+ * The auto-fix ladder, least visible change first. Each rung returns the corrected config, or null when it
+ * has nothing left to give; the guarantee re-renders and re-verifies after every step.
+ */
+export const LADDER: { name: string; rung: Rung }[] = [
+  {
+    name: 'raise ECC',
+    rung: (cfg) => {
+      const next = ECC_LEVELS[ECC_LEVELS.indexOf(cfg.eccLevel) + 1];
+      if (!next) return null;
+      const { bitsNeeded, bitsAvailable } = measure(cfg.content, next);
+      return bitsNeeded > bitsAvailable ? null : change(cfg, 'eccLevel', next, 'more error correction recovers modules the design obscures');
+    },
+  },
+  {
+    name: 'shrink the logo',
+    rung: (cfg, assets) => (assets.logo && cfg.logoSizePercent > 8 ? change(cfg, 'logoSizePercent', Math.max(8, Math.round(cfg.logoSizePercent * 0.75)), 'a smaller logo covers fewer modules') : null),
+  },
+  {
+    name: 'reduce moduleSizeVariation',
+    rung: (cfg) => (cfg.moduleSizeVariation > 0 ? change(cfg, 'moduleSizeVariation', cfg.moduleSizeVariation < 0.04 ? 0 : Math.round((cfg.moduleSizeVariation / 2) * 1000) / 1000, 'uneven modules are harder to sample') : null),
+  },
+  {
+    name: 'raise moduleScale',
+    rung: (cfg) => (cfg.moduleScale < 1 ? change(cfg, 'moduleScale', Math.min(1, Math.round((cfg.moduleScale + 0.15) * 100) / 100), 'larger modules read more reliably') : null),
+  },
+  {
+    name: 'fade the background image',
+    rung: (cfg, assets) => (assets.background && cfg.backgroundImageOpacity > 0.08 ? change(cfg, 'backgroundImageOpacity', Math.round(cfg.backgroundImageOpacity * 50) / 100, 'the image competed with the modules') : null),
+  },
+  { name: 'deepen the foreground colour', rung: (cfg) => deepen(cfg) },
+  {
+    name: 'square the finder eyes',
+    rung: (cfg) => {
+      if (cfg.finderOuterShape === 'square' && cfg.finderInnerShape === 'square') return null;
+      const corrections: Correction[] = [];
+      if (cfg.finderOuterShape !== 'square') corrections.push({ field: 'finderOuterShape', from: cfg.finderOuterShape, to: 'square', reason: 'decoders find square finder patterns most reliably' });
+      if (cfg.finderInnerShape !== 'square') corrections.push({ field: 'finderInnerShape', from: cfg.finderInnerShape, to: 'square', reason: 'decoders find square finder patterns most reliably' });
+      return { config: { ...cfg, finderOuterShape: 'square', finderInnerShape: 'square' }, corrections };
+    },
+  },
+  {
+    name: 'square the modules',
+    rung: (cfg) => (cfg.moduleShape !== 'square' ? change(cfg, 'moduleShape', 'square', 'the last resort: plain square modules') : null),
+  },
+];
+
+/**
+ * Raises contrast before rendering: a design under 4:1 is deepened step by step; one that cannot reach
+ * 4:1 even then (a background spanning dark and light) is LOW_CONTRAST.
+ */
+function fixContrast(cfg: RenderConfig): Step | RenderOutcome {
+  const corrections: Correction[] = [];
+  let config = cfg;
+  for (let i = 0; i < MAX_CONTRAST_STEPS && weakestContrast(config).ratio < MIN_CONTRAST; i++) {
+    const step = deepen(config);
+    if (!step) break;
+    config = step.config;
+    corrections.push(...step.corrections);
+  }
+  const weakest = weakestContrast(config);
+  if (weakest.ratio >= MIN_CONTRAST) return { config, corrections: collapse(corrections) };
+  return { ok: false, code: 'LOW_CONTRAST', message: `${weakest.field} cannot reach ${MIN_CONTRAST}:1 contrast with the background (best ${weakest.ratio.toFixed(2)}:1); choose colours further apart.`, field: weakest.field };
+}
+
+/** Several steps on one field read as one correction: from the first value to the last. */
+function collapse(cs: Correction[]): Correction[] {
+  const byField = new Map<string, Correction>();
+  for (const c of cs) {
+    const seen = byField.get(c.field);
+    byField.set(c.field, seen ? { ...seen, to: c.to } : c);
+  }
+  return [...byField.values()];
+}
+
+/**
+ * The scannability guarantee: no export leaves unverified. With `strictScannability` (the default) a design
+ * that fails a check is corrected along the ladder, re-rendered and re-verified, and every change is
+ * reported; without it, problems are reported as warnings as long as the code still decodes. When nothing
+ * works: QR_UNSCANNABLE naming what failed.
+ */
+export async function render(task: RenderTask): Promise<RenderOutcome> {
+  const corrections: Correction[] = [];
+  const warnings: string[] = [];
+  let cfg = task.config;
+  const weakest = weakestContrast(cfg);
+  if (weakest.ratio < MIN_CONTRAST) {
+    if (cfg.strictScannability) {
+      const fixed = fixContrast(cfg);
+      if ('ok' in fixed) return fixed;
+      cfg = fixed.config;
+      corrections.push(...fixed.corrections);
+    } else {
+      warnings.push(`${weakest.field} has a contrast of ${weakest.ratio.toFixed(2)}:1 with the background, below ${MIN_CONTRAST}:1.`);
+    }
+  }
+
+  for (;;) {
+    const out = await renderOnce({ config: cfg, assets: task.assets });
+    const v = out.verification;
+    const done = v.failures.length === 0 || (!cfg.strictScannability && v.decoded);
+    if (done) {
+      const notes = cfg.strictScannability ? [] : v.failures.filter((f) => !f.startsWith('contrast')).map((f) => `verification: ${f}`);
+      return { ...out, corrections: collapse([...corrections, ...out.corrections]), warnings: [...warnings, ...out.warnings, ...notes] };
+    }
+    const next = cfg.strictScannability ? nextStep(cfg, task.assets, v) : null;
+    if (!next) {
+      const tried = corrections.length ? ` after ${corrections.length} correction(s) (${[...new Set(corrections.map((c) => c.field))].join(', ')})` : '';
+      return { ok: false, code: 'QR_UNSCANNABLE', message: `No scannable QR code could be made${tried}: ${v.failures.join('; ')}.` };
+    }
+    cfg = next.config;
+    corrections.push(...next.corrections);
+  }
+}
+
+function nextStep(cfg: RenderConfig, assets: RenderAssets, v: Verification): Step | null {
+  for (const { rung } of LADDER) {
+    const step = rung(cfg, assets, v);
+    if (step) return step;
+  }
+  return null;
+}

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeOne } from '../helpers/decode.js';
+import { randomDesign } from '../helpers/random-design.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+const DESIGNS = 500;
+const IN_FLIGHT = 6;
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startTestService({ cacheBytes: 0 });
+});
+afterAll(() => svc.close());
+
+describe(`a corpus of ${DESIGNS} random designs from the whole vocabulary`, () => {
+  it('never returns an unscannable code as a success, and at least 97 % succeed', async () => {
+    const outcomes: { seed: number; status: number; code?: string; corrections: number; score?: number }[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < DESIGNS) {
+        const seed = next++;
+        const design = randomDesign(seed);
+        const res = await svc.post('/api/qr/generate', design);
+        const body = await res.json();
+        if (res.status === 200) {
+          const file = new Uint8Array(Buffer.from(body.qrBase64, 'base64'));
+          const decoded = await decodeOne(body.format, file).catch((e: Error) => ({ text: `<no decode: ${e.message}>` }));
+          expect(decoded.text, `seed ${seed}: ${JSON.stringify(design)}`).toBe(design.content);
+          expect(body.verification.decoded).toBe(true);
+          outcomes.push({ seed, status: 200, corrections: body.corrections.length, score: body.verification.scanScore });
+        } else {
+          expect([400, 422], `seed ${seed}: ${JSON.stringify(body)}`).toContain(res.status);
+          outcomes.push({ seed, status: res.status, code: body.code, corrections: 0 });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+
+    const ok = outcomes.filter((o) => o.status === 200);
+    const refused = outcomes.filter((o) => o.status !== 200);
+    const corrected = ok.filter((o) => o.corrections > 0);
+    const meanScore = ok.reduce((s, o) => s + (o.score ?? 0), 0) / ok.length;
+    console.log(`corpus: ${ok.length}/${DESIGNS} rendered and decoded (${corrected.length} after auto-fix), ${refused.length} refused ${JSON.stringify(refused.map((r) => `${r.seed}:${r.code}`))}, mean scanScore ${meanScore.toFixed(1)}`);
+    expect(outcomes).toHaveLength(DESIGNS);
+    expect(ok.length / DESIGNS).toBeGreaterThanOrEqual(0.97);
+  }, 600_000);
+});
