@@ -1,4 +1,7 @@
 import { availableParallelism } from 'node:os';
+import { MODEL_ID } from './ai/attempts.js';
+import { getProvider, isProviderId, PROVIDER_IDS } from './ai/providers.js';
+import { DEFAULT_AI_SETTINGS, type AiSettings, type ChainStep } from './ai/settings.js';
 
 /** Every environment variable the service reads, parsed and typed in one place. */
 export interface Config {
@@ -22,6 +25,13 @@ export interface Config {
   maxMultipartBytes: number;
   maxHeaderBytes: number;
   logRequests: boolean;
+  /**
+   * Origin the service is reached at from outside (QR_PUBLIC_BASE_URL, e.g. https://qr.example.com), used
+   * to build absolute links such as template preview URLs; unset, links use the request's Host header.
+   */
+  publicBaseUrl: string | undefined;
+  /** LLM providers: base URLs, the server's own keys, the managed chain and the time limits. */
+  ai: AiSettings;
 }
 
 const int = (env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number => {
@@ -51,7 +61,75 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxMultipartBytes: 21 * 1024 * 1024,
     maxHeaderBytes: int(env, 'QR_MAX_HEADER_BYTES', 16 * 1024, 1024),
     logRequests: env.QR_LOG_REQUESTS === '1',
+    publicBaseUrl: publicBaseUrl(env),
+    ai: loadAi(env),
   };
+}
+
+/** A variable's trimmed value; unset and blank are the same. */
+const given = (env: NodeJS.ProcessEnv, name: string): string | undefined => {
+  const v = env[name]?.trim();
+  return v === undefined || v === '' ? undefined : v;
+};
+
+/**
+ * The AI section. For each provider id (openai, anthropic, google, mistral, deepseek, groq, xai, openrouter,
+ * together, local), upper-cased:
+ *   QR_LLM_<ID>_BASE_URL      where the provider is reached, e.g. QR_LLM_LOCAL_BASE_URL=http://127.0.0.1:11434/v1
+ *   QR_MANAGED_<ID>_API_KEY   the server's own key, for the managed and consumer-server chains
+ *   QR_MANAGED_CHAIN          managed chain order: ids, each optionally `id=model`; default groq,google,openai
+ *   QR_AI_ATTEMPT_TIMEOUT_MS  per-provider limit, default 20000
+ *   QR_AI_TOTAL_TIMEOUT_MS    whole-chain limit, default 45000
+ * Mistakes fail the start with the variable's name, never its value (it may be a key).
+ */
+function loadAi(env: NodeJS.ProcessEnv): AiSettings {
+  const baseUrls: AiSettings['baseUrls'] = {};
+  const managedKeys: AiSettings['managedKeys'] = {};
+  for (const id of PROVIDER_IDS) {
+    const urlName = `QR_LLM_${id.toUpperCase()}_BASE_URL`;
+    const url = given(env, urlName);
+    if (url !== undefined) {
+      if (!/^https?:\/\/[^/]/.test(url)) throw new Error(`${urlName} must be an http(s) URL, got "${url}"`);
+      baseUrls[id] = url;
+    }
+    const keyName = `QR_MANAGED_${id.toUpperCase()}_API_KEY`;
+    const key = given(env, keyName);
+    if (key !== undefined) {
+      // The key goes into an HTTP header; a stray space or newline would fail every request at run time.
+      if (!/^[\x21-\x7e]+$/.test(key)) throw new Error(`${keyName} must be printable ASCII without spaces`);
+      managedKeys[id] = key;
+    }
+  }
+  const chain = given(env, 'QR_MANAGED_CHAIN');
+  return {
+    baseUrls,
+    managedKeys,
+    managedChain: chain === undefined ? DEFAULT_AI_SETTINGS.managedChain : chain.split(',').map((s) => chainStep(s.trim())),
+    perAttemptMs: int(env, 'QR_AI_ATTEMPT_TIMEOUT_MS', DEFAULT_AI_SETTINGS.perAttemptMs, 1),
+    totalMs: int(env, 'QR_AI_TOTAL_TIMEOUT_MS', DEFAULT_AI_SETTINGS.totalMs, 1),
+  };
+}
+
+/** QR_PUBLIC_BASE_URL: an http(s) origin, optionally with a path prefix; a trailing slash is dropped. */
+function publicBaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const url = given(env, 'QR_PUBLIC_BASE_URL');
+  if (url === undefined) return undefined;
+  if (!/^https?:\/\/[^/?#\s]+(?:\/[^?#\s]*)?$/.test(url)) throw new Error(`QR_PUBLIC_BASE_URL must be an http(s) URL without query or fragment, got "${url}"`);
+  return url.replace(/\/+$/, '');
+}
+
+/** `groq` or `local=llama3.2:3b` (`=`, since model ids may contain `:` and `/`). */
+function chainStep(entry: string): ChainStep {
+  const [providerId, model, ...rest] = entry.split('=');
+  if (!isProviderId(providerId) || rest.length > 0) {
+    throw new Error(`QR_MANAGED_CHAIN: "${entry}" is not a provider id (${PROVIDER_IDS.join(', ')}), optionally followed by =model`);
+  }
+  if (model === undefined) {
+    if (getProvider(providerId).defaultModel === '') throw new Error(`QR_MANAGED_CHAIN: ${providerId} has no default model; write ${providerId}=<model>`);
+    return { providerId };
+  }
+  if (!MODEL_ID.test(model)) throw new Error(`QR_MANAGED_CHAIN: "${model}" is not a model id (letters, digits and . _ : / -, up to 100)`);
+  return { providerId, model };
 }
 
 export const isLoopback = (host: string): boolean =>

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { aiRoutes } from './api/ai.js';
 import { contentRoutes } from './api/content.js';
 import { generateRoutes } from './api/generate.js';
 import { pingRoutes } from './api/ping.js';
+import { templateRoutes } from './api/templates.js';
 import { isLoopback, type Config } from './config.js';
 import { startHttp, type HttpServer } from './http/server.js';
 import type { Route } from './http/router.js';
@@ -19,7 +21,7 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-const routesOf = (service: Service): Route[] => [...pingRoutes(service), ...generateRoutes(service), ...contentRoutes()];
+const routesOf = (service: Service): Route[] => [...pingRoutes(service), ...generateRoutes(service), ...contentRoutes(), ...aiRoutes(service), ...templateRoutes(service)];
 
 /**
  * Builds the service from a configuration and starts listening: native uWS (or a refusal to start), the

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { initWasm as initResvg } from '@resvg/resvg-wasm';
 import { init as initJpegDecode } from '@jsquash/jpeg/decode.js';
 import { init as initJpegEncode } from '@jsquash/jpeg/encode.js';
+import { init as initPngDecode } from '@jsquash/png/decode.js';
 import { init as initWebpDecode } from '@jsquash/webp/decode.js';
 import { init as initWebpEncode } from '@jsquash/webp/encode.js';
 import { prepareZXingModule } from 'zxing-wasm/reader';
@@ -30,6 +31,7 @@ export function initWasm(): Promise<void> {
       compile('@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm').then((m) => initJpegDecode(m)),
       compile(webpEncoder).then((m) => initWebpEncode(m)),
       compile('@jsquash/webp/codec/dec/webp_dec.wasm').then((m) => initWebpDecode(m)),
+      compile('@jsquash/png/codec/pkg/squoosh_png_bg.wasm').then((m) => initPngDecode(m)),
     ]);
   })();
   return ready;

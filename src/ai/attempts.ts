@@ -1,16 +1,17 @@
 import { ApiError } from '../errors.js';
 import type { Attempt } from './chain.js';
-import { aiTimeouts, serverKey } from './env.js';
 import { isPlainObject } from './json-schema.js';
-import { getProvider, isProviderId, type ProviderId } from './providers.js';
+import { baseUrlOf, getProvider, isProviderId } from './providers.js';
 import { redact } from './redact.js';
+import type { AiSettings, ChainStep } from './settings.js';
 import { VendorError } from './vendor-errors.js';
 import { exchange, replyError } from './wire/http.js';
 
 /** The contract's model id: letters, digits and `. _ : / -`, at most 100 characters. */
 export const MODEL_ID = /^[A-Za-z0-9._:/-]{1,100}$/;
+export const MAX_API_KEY_CHARS = 512;
 /** A key goes into an HTTP header: printable ASCII without spaces, or undici refuses it (and may quote it). */
-const API_KEY = /^[\x21-\x7e]{1,512}$/;
+const API_KEY = new RegExp(`^[\\x21-\\x7e]{1,${MAX_API_KEY_CHARS}}$`);
 /** Listing a local server's models is a quick call; it should not eat the generation's time. */
 const DISCOVERY_MS = 5_000;
 
@@ -25,7 +26,11 @@ export interface CallerChoice {
  * provider's; for `local` with no model, the first id the endpoint lists at `GET {base}/models`.
  * Errors: INVALID_LLM_PROVIDER, MISSING_REQUIRED_FIELD / LLM_API_KEY_INVALID (llmApiKey), INVALID_LLM_MODEL.
  */
-export async function callerAttempt(choice: CallerChoice, signal?: AbortSignal): Promise<Attempt> {
+export async function callerAttempt(
+  choice: CallerChoice,
+  settings: Pick<AiSettings, 'baseUrls' | 'perAttemptMs'>,
+  signal?: AbortSignal,
+): Promise<Attempt> {
   const { llmProvider, llmApiKey, llmModel } = choice;
   if (!isProviderId(llmProvider)) throw new ApiError('INVALID_LLM_PROVIDER', undefined, 'llmProvider');
   if (typeof llmApiKey !== 'string' || llmApiKey.trim() === '') {
@@ -34,23 +39,24 @@ export async function callerAttempt(choice: CallerChoice, signal?: AbortSignal):
   if (!API_KEY.test(llmApiKey)) {
     throw new ApiError('LLM_API_KEY_INVALID', 'llmApiKey must be printable ASCII without spaces.', 'llmApiKey');
   }
+  const attempt = { providerId: llmProvider, apiKey: llmApiKey, baseUrl: baseUrlOf(llmProvider, settings.baseUrls) };
   if (llmModel !== undefined && llmModel !== null && llmModel !== '') {
     if (typeof llmModel !== 'string' || !MODEL_ID.test(llmModel)) throw new ApiError('INVALID_LLM_MODEL', undefined, 'llmModel');
-    return { providerId: llmProvider, model: llmModel, apiKey: llmApiKey };
+    return { ...attempt, model: llmModel };
   }
-  const provider = getProvider(llmProvider);
-  const model = provider.defaultModel !== '' ? provider.defaultModel : await discoverModel(llmProvider, llmApiKey, signal);
-  return { providerId: llmProvider, model, apiKey: llmApiKey };
+  const { defaultModel } = getProvider(llmProvider);
+  if (defaultModel !== '') return { ...attempt, model: defaultModel };
+  return { ...attempt, model: await discoverModel(attempt, Math.min(DISCOVERY_MS, settings.perAttemptMs), signal) };
 }
 
-async function discoverModel(providerId: ProviderId, apiKey: string, callerSignal?: AbortSignal): Promise<string> {
-  const provider = getProvider(providerId);
-  const limitMs = Math.min(DISCOVERY_MS, aiTimeouts().perAttemptMs);
+async function discoverModel(attempt: Omit<Attempt, 'model'>, limitMs: number, callerSignal?: AbortSignal): Promise<string> {
+  const { apiKey } = attempt;
+  const provider = getProvider(attempt.providerId);
   const timeout = AbortSignal.timeout(limitMs);
   const call = { provider, apiKey, signal: callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout };
   let reply;
   try {
-    reply = await exchange(call, 'GET', `${provider.baseUrl}/models`, { authorization: `Bearer ${apiKey}` });
+    reply = await exchange(call, 'GET', `${attempt.baseUrl}/models`, { authorization: `Bearer ${apiKey}` });
   } catch (err) {
     if (callerSignal?.aborted) throw callerSignal.reason;
     if (err instanceof VendorError) throw discoveryError(err, apiKey);
@@ -74,21 +80,26 @@ function discoveryError(failure: VendorError, apiKey: string): ApiError {
     : new ApiError('AI_GENERATION_FAILED', `Could not list the endpoint's models (${message}); pass llmModel.`);
 }
 
-type ChainStep = readonly [ProviderId, string?];
+/** The contract's consumer-server chain: Groq's larger then smaller model, then OpenAI, then Google. */
+const CONSUMER_SERVER_CHAIN: readonly ChainStep[] = [
+  { providerId: 'groq', model: 'openai/gpt-oss-120b' },
+  { providerId: 'groq', model: 'openai/gpt-oss-20b' },
+  { providerId: 'openai' },
+  { providerId: 'google' },
+];
 
-/** The contract's server-side chains; an omitted model is the provider's default. */
-const MANAGED_CHAIN: readonly ChainStep[] = [['groq'], ['google'], ['openai']];
-const CONSUMER_SERVER_CHAIN: readonly ChainStep[] = [['groq', 'openai/gpt-oss-120b'], ['groq', 'openai/gpt-oss-20b'], ['openai'], ['google']];
-
-/** Steps whose provider has no server key (QR_LLM_<ID>_API_KEY) are left out. */
-const withServerKeys = (steps: readonly ChainStep[]): Attempt[] =>
-  steps.flatMap(([providerId, model]) => {
-    const apiKey = serverKey(providerId);
-    return apiKey === undefined ? [] : [{ providerId, model: model ?? getProvider(providerId).defaultModel, apiKey }];
+/** Steps whose provider has no server key (`AiSettings.managedKeys`) are left out. */
+const withServerKeys = (steps: readonly ChainStep[], settings: Pick<AiSettings, 'managedKeys' | 'baseUrls'>): Attempt[] =>
+  steps.flatMap(({ providerId, model }) => {
+    const apiKey = settings.managedKeys[providerId];
+    if (apiKey === undefined) return [];
+    return [{ providerId, model: model ?? getProvider(providerId).defaultModel, apiKey, baseUrl: baseUrlOf(providerId, settings.baseUrls) }];
   });
 
-/** `POST /api/qr/ai/generate-managed`: Groq, then Google, then OpenAI. Run with `{managed: true}`. */
-export const managedAttempts = (): Attempt[] => withServerKeys(MANAGED_CHAIN);
+/** `POST /api/qr/ai/generate-managed`: `AiSettings.managedChain` (groq → google → openai by default). Run with `{managed: true}`. */
+export const managedAttempts = (settings: Pick<AiSettings, 'managedChain' | 'managedKeys' | 'baseUrls'>): Attempt[] =>
+  withServerKeys(settings.managedChain, settings);
 
-/** `POST /api/qr/ai/generate/server`: Groq's larger then smaller model, then OpenAI, then Google. Run with `{managed: true}`. */
-export const consumerServerAttempts = (): Attempt[] => withServerKeys(CONSUMER_SERVER_CHAIN);
+/** `POST /api/qr/ai/generate/server`. Run with `{managed: true}`. */
+export const consumerServerAttempts = (settings: Pick<AiSettings, 'managedKeys' | 'baseUrls'>): Attempt[] =>
+  withServerKeys(CONSUMER_SERVER_CHAIN, settings);

@@ -1,7 +1,7 @@
 import { ApiError } from '../errors.js';
-import { aiTimeouts } from './env.js';
 import { getProvider, type ProviderId, type Wire } from './providers.js';
 import { redact } from './redact.js';
+import { DEFAULT_AI_SETTINGS } from './settings.js';
 import { VendorError, type FailureKind } from './vendor-errors.js';
 import { anthropicMessages } from './wire/anthropic-messages.js';
 import { geminiGenerate } from './wire/gemini-generate.js';
@@ -12,12 +12,14 @@ export interface Attempt {
   providerId: ProviderId;
   model: string;
   apiKey: string;
+  /** Where this provider is reached (`baseUrlOf`). */
+  baseUrl: string;
 }
 
 export interface ChainOptions {
   /** The caller's signal (client disconnected): aborts the request in flight and rejects with its reason. */
   signal?: AbortSignal;
-  /** Defaults: QR_AI_ATTEMPT_TIMEOUT_MS (20000) and QR_AI_TOTAL_TIMEOUT_MS (45000). */
+  /** Defaults: the contract's 20000 and 45000 (`DEFAULT_AI_SETTINGS`); routes pass `Config.ai`'s. */
   perAttemptMs?: number;
   totalMs?: number;
   /**
@@ -57,9 +59,8 @@ const DEFAULT_RETRY_AFTER_SEC = 30;
  * - else (malformed output, 5xx, unreachable) → AI_GENERATION_FAILED.
  */
 export async function runChain(attempts: readonly Attempt[], request: LlmRequest, options: ChainOptions = {}): Promise<ChainResult> {
-  const defaults = aiTimeouts();
-  const perAttemptMs = options.perAttemptMs ?? defaults.perAttemptMs;
-  const totalMs = options.totalMs ?? defaults.totalMs;
+  const perAttemptMs = options.perAttemptMs ?? DEFAULT_AI_SETTINGS.perAttemptMs;
+  const totalMs = options.totalMs ?? DEFAULT_AI_SETTINGS.totalMs;
   const secrets = attempts.map((a) => a.apiKey);
   const log = options.log ?? ((line: string) => console.warn(line));
   const caller = options.signal;
@@ -82,7 +83,7 @@ export async function runChain(attempts: readonly Attempt[], request: LlmRequest
     const timeout = AbortSignal.timeout(limitMs);
     const signal = caller ? AbortSignal.any([caller, timeout]) : timeout;
     try {
-      const json = await WIRES[provider.wire]({ provider, model: attempt.model, apiKey: attempt.apiKey, request, signal });
+      const json = await WIRES[provider.wire]({ provider, baseUrl: attempt.baseUrl, model: attempt.model, apiKey: attempt.apiKey, request, signal });
       return { json, providerId: attempt.providerId, model: attempt.model };
     } catch (err) {
       if (caller?.aborted) throw caller.reason;

@@ -3,12 +3,13 @@ import { toHexColor } from './colors.js';
 import { isPlainObject, resolveRef, typesOf, type JsonSchema } from './json-schema.js';
 
 /**
- * Fields the caller sets and the model must not: what is encoded, the uploaded images and texts, and the
- * output format and size. The model's values for them are dropped, never merged.
+ * Fields the caller sets and the model must not: what is encoded, the uploaded images and texts, the
+ * output format and size (pixelsPerModule sets the size when outputWidth is absent), and whether the engine
+ * may correct the design. The model's values for them are dropped, never merged.
  */
 export const CALLER_FIELDS = [
   'content', 'logoUrl', 'logoBase64', 'backgroundImageUrl', 'backgroundImageBase64', 'centerText', 'ctaText',
-  'fileFormat', 'outputWidth', 'outputHeight', 'responseType',
+  'fileFormat', 'outputWidth', 'outputHeight', 'pixelsPerModule', 'responseType', 'strictScannability',
 ] as const;
 const CALLER_SET: ReadonlySet<string> = new Set(CALLER_FIELDS);
 

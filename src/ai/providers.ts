@@ -1,4 +1,4 @@
-import { baseUrlOverride } from './env.js';
+import type { AiSettings } from './settings.js';
 
 export const PROVIDER_IDS = [
   'openai', 'anthropic', 'google', 'mistral', 'deepseek', 'groq', 'xai', 'openrouter', 'together', 'local',
@@ -31,8 +31,8 @@ export interface Provider {
   readonly id: ProviderId;
   readonly name: string;
   readonly wire: Wire;
-  /** The built-in base URL, or `QR_LLM_<ID>_BASE_URL` when set (read on every access). */
-  readonly baseUrl: string;
+  /** The vendor's own base URL; `AiSettings.baseUrls` overrides it (see `baseUrlOf`). */
+  readonly defaultBaseUrl: string;
   readonly defaultModel: string;
   readonly availableModels: readonly string[];
   readonly acceptsAnyModel: true;
@@ -74,12 +74,7 @@ const baseQuirks: Quirks = {
 };
 const quirks = (overrides: Partial<Quirks> = {}): Quirks => ({ ...baseQuirks, ...overrides });
 
-interface Definition extends Omit<Provider, 'baseUrl' | 'acceptsAnyModel' | 'quirks'> {
-  defaultBaseUrl: string;
-  quirks: Quirks;
-}
-
-const DEFINITIONS: readonly Definition[] = [
+const DEFINITIONS: readonly Omit<Provider, 'acceptsAnyModel'>[] = [
   {
     id: 'openai', name: 'OpenAI', wire: 'openai', defaultBaseUrl: 'https://api.openai.com/v1',
     defaultModel: 'gpt-4.1-mini', availableModels: ['gpt-4.1-mini', 'gpt-4.1', 'gpt-4.1-nano', 'gpt-5-mini', 'gpt-5'],
@@ -150,16 +145,7 @@ const DEFINITIONS: readonly Definition[] = [
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
-const PROVIDERS: ReadonlyMap<ProviderId, Provider> = new Map(
-  DEFINITIONS.map(({ defaultBaseUrl, ...def }) => {
-    const provider: Provider = {
-      ...def,
-      acceptsAnyModel: true,
-      get baseUrl() { return trimSlash(baseUrlOverride(def.id) ?? defaultBaseUrl); },
-    };
-    return [def.id, provider];
-  }),
-);
+const PROVIDERS: ReadonlyMap<ProviderId, Provider> = new Map(DEFINITIONS.map((def) => [def.id, { ...def, acceptsAnyModel: true }]));
 
 export const isProviderId = (id: unknown): id is ProviderId =>
   typeof id === 'string' && (PROVIDER_IDS as readonly string[]).includes(id);
@@ -169,6 +155,10 @@ export function getProvider(id: ProviderId): Provider {
   if (!provider) throw new Error(`unknown provider ${id}`);
   return provider;
 }
+
+/** Where a provider is reached: its override from `AiSettings.baseUrls`, else the vendor's own URL. */
+export const baseUrlOf = (id: ProviderId, overrides: AiSettings['baseUrls']): string =>
+  trimSlash(overrides[id] ?? getProvider(id).defaultBaseUrl);
 
 /** The public records of `GET /api/qr/ai/providers`, in the contract's order. */
 export const providerList = (): ProviderRecord[] =>

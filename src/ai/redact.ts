@@ -1,5 +1,3 @@
-import { allServerKeys } from './env.js';
-
 const MASK = '[redacted]';
 /** Vendors echo a key's head and tail ("sk-abc12****xyz9"), so any run this long taken from a key is a leak. */
 const MIN_FRAGMENT = 8;
@@ -12,13 +10,14 @@ const MIN_FRAGMENT = 8;
 const TOKEN = /\b(?:sk|key|gsk|xai)[-_](?=[A-Za-z0-9*_.-]*[0-9*])[A-Za-z0-9*_.-]{4,}|\bAIza[0-9A-Za-z_-]{8,}/g;
 
 /**
- * Removes the given secrets, every server key (`QR_LLM_*_API_KEY`) and anything key-shaped from `text`.
- * Every MIN_FRAGMENT-long window of a secret that occurs in the text is masked, which covers the whole
- * secret and every longer fragment of it.
+ * Removes the given secrets and anything key-shaped from `text`. Callers pass every key they sent (a vendor
+ * can only echo a key it received), so a managed chain passes all of its server keys. Every
+ * MIN_FRAGMENT-long window of a secret that occurs in the text is masked, which covers the whole secret
+ * and every longer fragment of it.
  */
 export function redact(text: string, secrets: readonly string[] = []): string {
   const masked = new Uint8Array(text.length);
-  for (const secret of [...secrets, ...allServerKeys()]) {
+  for (const secret of secrets) {
     if (secret.length < MIN_FRAGMENT) {
       markAll(text, secret, masked);
       continue;

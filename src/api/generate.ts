@@ -1,5 +1,6 @@
 import type { Route } from '../http/router.js';
 import type { Service } from '../service.js';
+import { RENDER_MEDIA_TYPES } from '../schema/openapi.js';
 import { validate } from '../schema/validate.js';
 import { addBase64Assets, readRenderRequest } from './render-request.js';
 import { prepareRender, renderAndReply, type QrConfigBody } from './render-response.js';
@@ -9,6 +10,12 @@ export const generateRoutes = (service: Service): Route[] => [
   {
     method: 'POST',
     path: '/api/qr/generate',
+    doc: {
+      summary: 'Render a QrConfig as png, jpg, webp, svg or pdf; the file is decoded and checked before it is returned. Also accepts multipart/form-data (config, logo, background).',
+      body: 'qrConfig',
+      response: 'JSON with the file in qrBase64 and the verification, or the raw file when responseType is binary.',
+      produces: RENDER_MEDIA_TYPES,
+    },
     handler: async (ctx) => {
       const { body, assets } = await readRenderRequest(ctx);
       const config = validate<QrConfigBody>('qrConfig', body);

@@ -6,6 +6,7 @@ export const pingRoutes = (service: Service): Route[] => [
   {
     method: 'GET',
     path: '/api/ping',
+    doc: { summary: 'Liveness, version, uptime, pool and cache state.', response: 'Service status.' },
     handler: (ctx) => {
       const mem = process.memoryUsage();
       ctx.reply.json(200, {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../errors.js';
+import { measure } from '../qr/encode.js';
 import type { RequestContext } from '../http/router.js';
 import { QR_DEFAULTS } from '../schema/qr-config.js';
 import type { Correction, RenderAssets, RenderConfig, RenderSuccess } from '../render/types.js';
@@ -39,6 +40,11 @@ export function prepareRender(body: QrConfigBody, assets: RenderAssets): Prepare
       config.eccLevel = 'H';
     }
   }
+  // Cheap on the main thread (about a microsecond), so an impossible payload never takes a pool slot.
+  const { bitsNeeded, bitsAvailable } = measure(config.content, config.eccLevel);
+  if (bitsNeeded > bitsAvailable) {
+    throw new ApiError('CONTENT_TOO_LONG', `The content needs ${bitsNeeded} bits, more than a QR code holds at ECC ${config.eccLevel} (${bitsAvailable}). Shorten it or use a lower eccLevel.`, 'content');
+  }
   for (const f of NOT_DRAWN_YET) {
     if (body[f as keyof QrConfigBody] !== undefined && !(f === 'qrShapeRadius' && body.qrShapeRadius === 0)) {
       warnings.push(`${f} is accepted but not drawn yet by this version of the engine.`);
@@ -70,9 +76,10 @@ const canonical = (v: unknown): string =>
 /**
  * Renders (or reuses an identical earlier render) and answers in the requested form. The ETag is a
  * hash of everything that determines the bytes, so a matching If-None-Match is answered 304 before any
- * work is done.
+ * work is done. A route's own facts go into the JSON body (`extra`) or, for binary replies, into
+ * `extraHeaders`.
  */
-export async function renderAndReply(ctx: RequestContext, service: Service, prepared: PreparedRender, assets: RenderAssets, responseType: 'base64' | 'binary' = 'base64', extra: Record<string, unknown> = {}): Promise<void> {
+export async function renderAndReply(ctx: RequestContext, service: Service, prepared: PreparedRender, assets: RenderAssets, responseType: 'base64' | 'binary' = 'base64', extra: Record<string, unknown> = {}, extraHeaders: Record<string, string> = {}): Promise<void> {
   const key = sha256([service.version, canonical(prepared.config), assets.logo ?? '', assets.background ?? '']);
   const etag = `"${key.slice(0, 32)}${responseType === 'binary' ? 'b' : 'j'}"`;
   if (ctx.headers['if-none-match'] === etag) {
@@ -87,7 +94,7 @@ export async function renderAndReply(ctx: RequestContext, service: Service, prep
   const corrections = [...prepared.corrections, ...result.corrections];
   const warnings = [...prepared.warnings, ...result.warnings];
   if (responseType === 'binary') {
-    ctx.reply.send(200, { 'Content-Type': result.contentType, ETag: etag, ...binaryHeaders(result, corrections, warnings) }, result.bytes);
+    ctx.reply.send(200, { 'Content-Type': result.contentType, ETag: etag, ...binaryHeaders(result, corrections, warnings), ...extraHeaders }, result.bytes);
     return;
   }
   ctx.reply.json(200, { ...describe(result), corrections, warnings, ...extra }, { ETag: etag });

@@ -1,3 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import opentype from 'opentype.js';
+
 /** Names accepted by `fontFamily`. */
-export const FONT_FAMILIES = ['sans'] as const;
+export const FONT_FAMILIES = ['sans', 'serif', 'mono', 'rounded', 'display'] as const;
 export type FontFamily = (typeof FONT_FAMILIES)[number];
+
+/**
+ * The TrueType file of each family, inside an npm package (Google Fonts builds, SIL OFL 1.1), so text is
+ * drawn as outlines from bytes the service ships, never from system fonts or the network. One bold-ish
+ * weight each: captions and bands are short, and must stay legible when fitted small.
+ *
+ * Coverage: each file has all of Latin-1 and Latin Extended-A (Nunito lacks only the deprecated ŉ and the
+ * long s ſ, Oswald only the invisible soft hyphen), Noto Sans and Noto Serif also Latin Extended-B, Greek,
+ * Cyrillic and Vietnamese. A character a family lacks is taken from FALLBACK.
+ */
+const FILES: Record<FontFamily, string> = {
+  sans: '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf',
+  serif: '@expo-google-fonts/noto-serif/700Bold/NotoSerif_700Bold.ttf',
+  mono: '@expo-google-fonts/roboto-mono/700Bold/RobotoMono_700Bold.ttf',
+  rounded: '@expo-google-fonts/nunito/800ExtraBold/Nunito_800ExtraBold.ttf',
+  display: '@expo-google-fonts/oswald/600SemiBold/Oswald_600SemiBold.ttf',
+};
+
+/** The widest-coverage family, asked for any character the chosen family lacks. */
+export const FALLBACK: FontFamily = 'sans';
+
+const require = createRequire(import.meta.url);
+const loaded = new Map<FontFamily, opentype.Font>();
+
+/** The parsed font of a family, read from node_modules the first time a render in this thread needs it. */
+export function fontOf(family: FontFamily): opentype.Font {
+  let font = loaded.get(family);
+  if (!font) {
+    const bytes = readFileSync(require.resolve(FILES[family]));
+    font = opentype.parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+    loaded.set(family, font);
+  }
+  return font;
+}

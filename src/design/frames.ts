@@ -1,3 +1,35 @@
+import { balloonBottom } from './frames/balloon.js';
+import { border, boxBottom } from './frames/box.js';
+import { plain, textOnly } from './frames/caption.js';
+import { circular } from './frames/circular.js';
+import { focus, scanCorners } from './frames/corners.js';
+import { bannerBottom, pillBottom } from './frames/label.js';
+import { flipped, type Frame } from './frames/parts.js';
+
+/**
+ * Every frame by name. A frame takes canvas space around the code (the code shrinks, the canvas keeps
+ * its size) and never enters the quiet zone. Frames with a text place show ctaText, or "SCAN ME" when it
+ * is absent; the others show ctaText, when given, as a caption.
+ */
+const FRAMES = {
+  none: plain,
+  'box-bottom': boxBottom,
+  'box-top': flipped(boxBottom),
+  'banner-top': flipped(bannerBottom),
+  'banner-bottom': bannerBottom,
+  'balloon-bottom': balloonBottom,
+  'balloon-top': flipped(balloonBottom),
+  'pill-bottom': pillBottom,
+  'pill-top': flipped(pillBottom),
+  circular,
+  'text-only': textOnly,
+  border,
+  focus,
+  'scan-corners': scanCorners,
+} satisfies Record<string, Frame>;
+
+export type FrameStyle = keyof typeof FRAMES;
 /** Names accepted by `frameStyle`. */
-export const FRAME_STYLES = ['none', 'box-bottom', 'box-top', 'banner-top', 'banner-bottom', 'balloon-bottom', 'balloon-top', 'circular', 'text-only', 'focus', 'scan-corners'] as const;
-export type FrameStyle = (typeof FRAME_STYLES)[number];
+export const FRAME_STYLES = Object.keys(FRAMES) as readonly FrameStyle[];
+
+export const frameOf = (style: FrameStyle): Frame => FRAMES[style];

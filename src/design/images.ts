@@ -1,9 +1,22 @@
+import { backgroundImageDecoration } from './background-image.js';
 import type { Decorations } from './decorations.js';
 import type { ModuleGrid } from './grid.js';
+import { logoDecoration } from './logo.js';
 import type { Layout } from '../render/layout.js';
 import type { RenderAssets, RenderConfig } from '../render/types.js';
 
-/** The logo (with its plate and cleared modules) and the background image. */
-export async function imageDecorations(_cfg: RenderConfig, _assets: RenderAssets, _grid: ModuleGrid, _layout: Layout): Promise<Decorations> {
-  return { layers: { below: [], above: [] }, corrections: [], warnings: [] };
+const NONE: Decorations = { layers: { below: [], above: [] }, corrections: [], warnings: [] };
+
+/** The background image under the code; the logo (with its plate and cleared modules) over it. */
+export async function imageDecorations(cfg: RenderConfig, assets: RenderAssets, grid: ModuleGrid, layout: Layout): Promise<Decorations> {
+  const [background, logo] = await Promise.all([
+    assets.background ? backgroundImageDecoration(cfg, assets.background, layout) : NONE,
+    assets.logo ? logoDecoration(cfg, assets.logo, grid, layout) : NONE,
+  ]);
+  return {
+    layers: { below: background.layers.below, above: logo.layers.above },
+    ...(logo.cleared && { cleared: logo.cleared }),
+    corrections: [...background.corrections, ...logo.corrections],
+    warnings: [...background.warnings, ...logo.warnings],
+  };
 }

@@ -16,6 +16,17 @@ export interface RequestContext {
 
 export type Handler = (ctx: RequestContext) => Promise<void> | void;
 
+/** What the OpenAPI document says of a route; the request schema is named, never copied. */
+export interface RouteDoc {
+  summary: string;
+  /** Name of the request body's schema in the schema registry. */
+  body?: string;
+  /** The success response, in a sentence. */
+  response: string;
+  /** Response media types other than JSON (e.g. the image types of a render). */
+  produces?: string[];
+}
+
 export interface Route {
   method: Method;
   /** Literal segments and `:name` parameters, e.g. `/api/qr/templates/:id/generate`. */
@@ -23,6 +34,7 @@ export interface Route {
   handler: Handler;
   /** Reachable without the proxy secret. */
   public?: boolean;
+  doc?: RouteDoc;
 }
 
 export type Match = { route: Route; params: Record<string, string> } | { allowed: Method[] } | null;

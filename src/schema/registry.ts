@@ -1,5 +1,7 @@
 import { CONTENT_SCHEMAS, type ContentType } from '../content/index.js';
+import { aiGenerateManagedSchema, aiGenerateSchema } from './ai-request.js';
 import { qrConfigSchema } from './qr-config.js';
+import { qrTemplateOverrideSchema } from '../templates/override-schema.js';
 
 /** Content helper bodies, named `content_<type>` (the compiled module exports one identifier per schema). */
 const contentSchemas = Object.fromEntries(Object.entries(CONTENT_SCHEMAS).map(([type, schema]) => [`content_${type}`, schema])) as {
@@ -13,6 +15,9 @@ const contentSchemas = Object.fromEntries(Object.entries(CONTENT_SCHEMAS).map(([
  */
 export const SCHEMAS = {
   qrConfig: qrConfigSchema,
+  qrTemplateOverride: qrTemplateOverrideSchema,
+  aiGenerate: aiGenerateSchema,
+  aiGenerateManaged: aiGenerateManagedSchema,
   ...contentSchemas,
 } as const;
 

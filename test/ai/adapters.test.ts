@@ -17,23 +17,21 @@ const DESIGN = {
 const BRIEF: DesignInput = { prompt: 'elegant gold on black for a jewellery shop' };
 
 let fake: FakeVendor | undefined;
-const envNames: string[] = [];
+/** Where the fake of the current test listens; every attempt of the test goes there. */
+let baseUrl = '';
 
 afterEach(async () => {
   await fake?.close();
   fake = undefined;
-  for (const name of envNames.splice(0)) delete process.env[name];
 });
 
-async function vendor(providerId: ProviderId, wire: WireKind): Promise<FakeVendor> {
+async function vendor(wire: WireKind): Promise<FakeVendor> {
   fake = await startFakeVendor(wire, KEY);
-  const name = `QR_LLM_${providerId.toUpperCase()}_BASE_URL`;
-  process.env[name] = baseUrlOf(fake, wire);
-  envNames.push(name);
+  baseUrl = baseUrlOf(fake, wire);
   return fake;
 }
 
-const attempt = (providerId: ProviderId, model: string): Attempt[] => [{ providerId, model, apiKey: KEY }];
+const attempt = (providerId: ProviderId, model: string): Attempt[] => [{ providerId, model, apiKey: KEY, baseUrl }];
 const quiet = { log: () => {} };
 
 async function failure(p: Promise<unknown>): Promise<ApiError> {
@@ -44,7 +42,7 @@ async function failure(p: Promise<unknown>): Promise<ApiError> {
 
 describe('OpenAI chat wire', () => {
   it('asks for strict json_schema with the design fields only and reads choices[0].message.content', async () => {
-    const f = await vendor('openai', 'openai');
+    const f = await vendor('openai');
     f.reply(success.openai(JSON.stringify(DESIGN)));
     const result = await designQr(BRIEF, attempt('openai', 'gpt-4.1-mini'), sampleSchema);
 
@@ -68,14 +66,14 @@ describe('OpenAI chat wire', () => {
     ['wrapped in prose', `Here is your design: ${JSON.stringify(DESIGN)} Let me know if you want changes {or not}.`],
     ['fenced after prose', `Sure!\n\n\`\`\`\n${JSON.stringify(DESIGN)}\n\`\`\`\nEnjoy.`],
   ])('reads JSON that arrives %s', async (_, content) => {
-    const f = await vendor('openai', 'openai');
+    const f = await vendor('openai');
     f.reply(success.openai(content));
     const result = await designQr(BRIEF, attempt('openai', 'gpt-4.1-mini'), sampleSchema);
     expect(result.config).toEqual(DESIGN.config);
   });
 
   it('sends temperature 1 to reasoning models and json_object to models older than structured outputs', async () => {
-    const f = await vendor('openai', 'openai');
+    const f = await vendor('openai');
     f.reply(success.openai(JSON.stringify(DESIGN)));
     await designQr({ ...BRIEF, creativity: 0 }, attempt('openai', 'gpt-5-mini'), sampleSchema);
     await designQr(BRIEF, attempt('openai', 'gpt-3.5-turbo'), sampleSchema);
@@ -87,7 +85,7 @@ describe('OpenAI chat wire', () => {
   });
 
   it('treats a refusal as no usable output', async () => {
-    const f = await vendor('openai', 'openai');
+    const f = await vendor('openai');
     f.reply(success.openai(null, { refusal: 'I cannot help with that.' }));
     const err = await failure(designQr(BRIEF, attempt('openai', 'gpt-4.1-mini'), sampleSchema, quiet));
     expect(err.code).toBe('AI_GENERATION_FAILED');
@@ -95,7 +93,7 @@ describe('OpenAI chat wire', () => {
   });
 
   it('mistral: temperature clamped to 0–1 and max_tokens', async () => {
-    const f = await vendor('mistral', 'openai');
+    const f = await vendor('openai');
     f.reply(success.openai(JSON.stringify(DESIGN)));
     await designQr({ ...BRIEF, creativity: 1 }, attempt('mistral', 'mistral-small-latest'), sampleSchema);
     expect(f.received[0].body.temperature).toBe(1);
@@ -105,7 +103,7 @@ describe('OpenAI chat wire', () => {
   });
 
   it('deepseek: JSON mode only, and one retry when the content comes back blank', async () => {
-    const f = await vendor('deepseek', 'openai');
+    const f = await vendor('openai');
     f.reply(success.openai(''), success.openai(JSON.stringify(DESIGN)));
     const result = await designQr(BRIEF, attempt('deepseek', 'deepseek-flash'), sampleSchema);
     expect(result.config).toEqual(DESIGN.config);
@@ -115,7 +113,7 @@ describe('OpenAI chat wire', () => {
   });
 
   it('deepseek: blank twice is a generation failure', async () => {
-    const f = await vendor('deepseek', 'openai');
+    const f = await vendor('openai');
     f.reply(success.openai('   '));
     const err = await failure(designQr(BRIEF, attempt('deepseek', 'deepseek-flash'), sampleSchema, quiet));
     expect(err.code).toBe('AI_GENERATION_FAILED');
@@ -123,7 +121,7 @@ describe('OpenAI chat wire', () => {
   });
 
   it('groq: strict json_schema only on the gpt-oss models', async () => {
-    const f = await vendor('groq', 'openai');
+    const f = await vendor('openai');
     f.reply(success.openai(JSON.stringify(DESIGN)));
     await designQr(BRIEF, attempt('groq', 'openai/gpt-oss-20b'), sampleSchema);
     await designQr(BRIEF, attempt('groq', 'llama-3.3-70b-versatile'), sampleSchema);
@@ -134,14 +132,14 @@ describe('OpenAI chat wire', () => {
   });
 
   it('openrouter requires providers that honour the schema; together and local get a non-strict schema', async () => {
-    const f = await vendor('openrouter', 'openai');
+    const f = await vendor('openai');
     f.reply(success.openai(JSON.stringify(DESIGN)));
     await designQr(BRIEF, attempt('openrouter', 'openai/gpt-4.1-mini'), sampleSchema);
     expect(f.received[0].body.provider).toEqual({ require_parameters: true });
     await f.close();
 
     for (const id of ['together', 'local'] as const) {
-      const g = await vendor(id, 'openai');
+      const g = await vendor('openai');
       g.reply(success.openai(JSON.stringify(DESIGN)));
       await designQr(BRIEF, attempt(id, 'some/model'), sampleSchema);
       const rf = g.received[0].body.response_format;
@@ -155,7 +153,7 @@ describe('OpenAI chat wire', () => {
 
 describe('Anthropic messages wire', () => {
   it('forces the design tool and reads tool_use.input', async () => {
-    const f = await vendor('anthropic', 'anthropic');
+    const f = await vendor('anthropic');
     f.reply(success.anthropicTool(DESIGN));
     const result = await designQr(BRIEF, attempt('anthropic', 'claude-haiku-4-5'), sampleSchema);
     expect(result.config).toEqual(DESIGN.config);
@@ -169,7 +167,7 @@ describe('Anthropic messages wire', () => {
   });
 
   it('takes a config sent as a JSON string, and JSON written as fenced text', async () => {
-    const f = await vendor('anthropic', 'anthropic');
+    const f = await vendor('anthropic');
     f.reply(
       success.anthropicTool({ config: JSON.stringify(DESIGN.config), explanation: 'x' }),
       success.anthropicText('```json\n' + JSON.stringify(DESIGN) + '\n```'),
@@ -179,7 +177,7 @@ describe('Anthropic messages wire', () => {
   });
 
   it('leaves temperature out for models that refuse it', async () => {
-    const f = await vendor('anthropic', 'anthropic');
+    const f = await vendor('anthropic');
     f.reply(success.anthropicTool(DESIGN));
     await designQr(BRIEF, attempt('anthropic', 'claude-opus-4-7'), sampleSchema);
     expect(f.received[0].body).not.toHaveProperty('temperature');
@@ -188,7 +186,7 @@ describe('Anthropic messages wire', () => {
 
 describe('Gemini generateContent wire', () => {
   it('puts the model in the path, the key in x-goog-api-key, and skips thought parts', async () => {
-    const f = await vendor('google', 'gemini');
+    const f = await vendor('gemini');
     f.reply(success.gemini(JSON.stringify(DESIGN), 'The user wants {gold}; consider contrast...'));
     const result = await designQr(BRIEF, attempt('google', 'gemini-2.5-flash'), sampleSchema);
     expect(result.config).toEqual(DESIGN.config);
@@ -200,14 +198,14 @@ describe('Gemini generateContent wire', () => {
   });
 
   it('reads fenced JSON text, and leaves Gemini 3 at its default temperature', async () => {
-    const f = await vendor('google', 'gemini');
+    const f = await vendor('gemini');
     f.reply(success.gemini('```json\n' + JSON.stringify(DESIGN) + '\n```'));
     expect((await designQr(BRIEF, attempt('google', 'gemini-3.5-flash'), sampleSchema)).config).toEqual(DESIGN.config);
     expect(f.received[0].body.generationConfig).not.toHaveProperty('temperature');
   });
 
   it('a blocked prompt is no usable output', async () => {
-    const f = await vendor('google', 'gemini');
+    const f = await vendor('gemini');
     f.reply({ body: { promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 9 } } });
     const err = await failure(designQr(BRIEF, attempt('google', 'gemini-2.5-flash'), sampleSchema, quiet));
     expect(err.code).toBe('AI_GENERATION_FAILED');

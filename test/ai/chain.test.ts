@@ -3,6 +3,7 @@ import { consumerServerAttempts, managedAttempts } from '../../src/ai/attempts.j
 import type { Attempt } from '../../src/ai/chain.js';
 import { designQr } from '../../src/ai/designer.js';
 import type { ProviderId } from '../../src/ai/providers.js';
+import { DEFAULT_AI_SETTINGS, type AiSettings } from '../../src/ai/settings.js';
 import { ApiError } from '../../src/errors.js';
 import { baseUrlOf, ERRORS, startFakeVendor, success, type FakeVendor, type WireKind } from './fake-vendor.js';
 import { captureConsole, errorText, expectNoSecret } from './secrets.js';
@@ -19,26 +20,23 @@ const WIRE: Record<keyof typeof KEYS, WireKind> = { groq: 'openai', google: 'gem
 
 const fakes: Partial<Record<keyof typeof KEYS, FakeVendor>> = {};
 let consoleCapture: ReturnType<typeof captureConsole>;
+/** The server's keys and the fakes' addresses, as `Config.ai` would hold them. */
+let settings: AiSettings;
 
 beforeEach(async () => {
   consoleCapture = captureConsole();
+  settings = { ...DEFAULT_AI_SETTINGS, baseUrls: {}, managedKeys: {} };
   for (const id of Object.keys(KEYS) as (keyof typeof KEYS)[]) {
     const fake = await startFakeVendor(WIRE[id], KEYS[id]);
     fakes[id] = fake;
-    process.env[`QR_LLM_${id.toUpperCase()}_BASE_URL`] = baseUrlOf(fake, WIRE[id]);
-    process.env[`QR_LLM_${id.toUpperCase()}_API_KEY`] = KEYS[id];
+    settings.baseUrls[id] = baseUrlOf(fake, WIRE[id]);
+    settings.managedKeys[id] = KEYS[id];
   }
 });
 
 afterEach(async () => {
   consoleCapture.restore();
-  for (const id of Object.keys(KEYS) as (keyof typeof KEYS)[]) {
-    await fakes[id]?.close();
-    delete process.env[`QR_LLM_${id.toUpperCase()}_BASE_URL`];
-    delete process.env[`QR_LLM_${id.toUpperCase()}_API_KEY`];
-  }
-  delete process.env.QR_AI_ATTEMPT_TIMEOUT_MS;
-  delete process.env.QR_AI_TOTAL_TIMEOUT_MS;
+  for (const id of Object.keys(KEYS) as (keyof typeof KEYS)[]) await fakes[id]?.close();
 });
 
 const fake = (id: keyof typeof KEYS): FakeVendor => fakes[id] as FakeVendor;
@@ -61,7 +59,7 @@ describe('managed chain groq → google → openai', () => {
     fake('google').reply(ERRORS.google.overloaded);
     fake('openai').reply(success.openai(JSON.stringify(DESIGN)));
 
-    const attempts = managedAttempts();
+    const attempts = managedAttempts(settings);
     expect(attempts.map((a) => [a.providerId, a.model])).toEqual([
       ['groq', 'openai/gpt-oss-120b'], ['google', 'gemini-2.5-flash'], ['openai', 'gpt-4.1-mini'],
     ]);
@@ -77,7 +75,7 @@ describe('managed chain groq → google → openai', () => {
   it('moves past a rejected server key instead of blaming the caller', async () => {
     fake('groq').reply(ERRORS.groq.invalidKey(KEYS.groq));
     fake('google').reply(success.gemini(JSON.stringify(DESIGN)));
-    const result = await designQr(BRIEF, managedAttempts(), sampleSchema, { managed: true });
+    const result = await designQr(BRIEF, managedAttempts(settings), sampleSchema, { managed: true });
     expect(result.providerId).toBe('google');
     expectCleanLogs();
   });
@@ -86,7 +84,7 @@ describe('managed chain groq → google → openai', () => {
     fake('groq').reply({ status: 402, body: { error: { message: 'Payment required', type: 'billing' } } });
     fake('google').reply(ERRORS.google.quota!);
     fake('openai').reply(ERRORS.openai.quota!);
-    const err = await failure(designQr(BRIEF, managedAttempts(), sampleSchema, { managed: true }));
+    const err = await failure(designQr(BRIEF, managedAttempts(settings), sampleSchema, { managed: true }));
     expect([err.code, err.status]).toEqual(['AI_QUOTA_EXCEEDED', 503]);
     expect(err.headers).toEqual({});
     expectCleanLogs();
@@ -96,7 +94,7 @@ describe('managed chain groq → google → openai', () => {
     fake('groq').reply(ERRORS.groq.rateLimit);
     fake('google').reply(ERRORS.google.rateLimit);
     fake('openai').reply(ERRORS.openai.quota!);
-    const err = await failure(designQr(BRIEF, managedAttempts(), sampleSchema, { managed: true }));
+    const err = await failure(designQr(BRIEF, managedAttempts(settings), sampleSchema, { managed: true }));
     expect(err.code).toBe('AI_QUOTA_EXCEEDED');
     expect(err.headers).toEqual({ 'Retry-After': '2' });
   });
@@ -105,17 +103,24 @@ describe('managed chain groq → google → openai', () => {
     fake('groq').reply(success.openai('Sorry, I can only chat.'));
     fake('google').reply(success.gemini('{"config": '));
     fake('openai').reply({ status: 500, body: { error: { message: 'The server had an error', type: 'server_error' } } });
-    const err = await failure(designQr(BRIEF, managedAttempts(), sampleSchema, { managed: true }));
+    const err = await failure(designQr(BRIEF, managedAttempts(settings), sampleSchema, { managed: true }));
     expect([err.code, err.status]).toEqual(['AI_GENERATION_FAILED', 502]);
   });
 
   it('skips providers without a server key, and fails plainly with none', async () => {
-    delete process.env.QR_LLM_GROQ_API_KEY;
-    expect(managedAttempts().map((a) => a.providerId)).toEqual(['google', 'openai']);
-    delete process.env.QR_LLM_GOOGLE_API_KEY;
-    delete process.env.QR_LLM_OPENAI_API_KEY;
-    const err = await failure(designQr(BRIEF, managedAttempts(), sampleSchema, { managed: true }));
+    delete settings.managedKeys.groq;
+    expect(managedAttempts(settings).map((a) => a.providerId)).toEqual(['google', 'openai']);
+    settings.managedKeys = {};
+    const err = await failure(designQr(BRIEF, managedAttempts(settings), sampleSchema, { managed: true }));
     expect(err.code).toBe('AI_GENERATION_FAILED');
+  });
+
+  it('follows the configured order, with a model per step where given', () => {
+    settings.managedChain = [{ providerId: 'openai' }, { providerId: 'groq', model: 'openai/gpt-oss-20b' }];
+    expect(managedAttempts(settings)).toEqual([
+      { providerId: 'openai', model: 'gpt-4.1-mini', apiKey: KEYS.openai, baseUrl: settings.baseUrls.openai },
+      { providerId: 'groq', model: 'openai/gpt-oss-20b', apiKey: KEYS.groq, baseUrl: settings.baseUrls.groq },
+    ]);
   });
 });
 
@@ -124,7 +129,7 @@ describe('consumer server chain', () => {
     fake('groq').reply(ERRORS.groq.overloaded, ERRORS.groq.rateLimit);
     fake('openai').reply(ERRORS.openai.rateLimit);
     fake('google').reply(success.gemini(JSON.stringify(DESIGN)));
-    const result = await designQr(BRIEF, consumerServerAttempts(), sampleSchema, { managed: true });
+    const result = await designQr(BRIEF, consumerServerAttempts(settings), sampleSchema, { managed: true });
     expect(result.providerId).toBe('google');
     expect(fake('groq').received.map((r) => r.model)).toEqual(['openai/gpt-oss-120b', 'openai/gpt-oss-20b']);
     expect(fake('openai').received).toHaveLength(1);
@@ -135,14 +140,13 @@ describe('consumer server chain', () => {
 describe('caller-key chain', () => {
   const callerKey = 'sk-caller-AbCdEfGh12345678IjKlMnOp';
   const attempts = (): Attempt[] => [
-    { providerId: 'openai', model: 'gpt-4.1-mini', apiKey: callerKey },
-    { providerId: 'google', model: 'gemini-2.5-flash', apiKey: callerKey },
+    { providerId: 'openai', model: 'gpt-4.1-mini', apiKey: callerKey, baseUrl: baseUrlOf(fake('openai'), 'openai') },
+    { providerId: 'google', model: 'gemini-2.5-flash', apiKey: callerKey, baseUrl: baseUrlOf(fake('google'), 'gemini') },
   ];
 
   it('a rejected key stops the chain: no other provider sees the request', async () => {
     await fake('openai').close();
     fakes.openai = await startFakeVendor('openai', callerKey);
-    process.env.QR_LLM_OPENAI_BASE_URL = baseUrlOf(fake('openai'), 'openai');
     fake('openai').reply(ERRORS.openai.invalidKey(callerKey));
     const err = await failure(designQr(BRIEF, attempts(), sampleSchema));
     expect(err.code).toBe('LLM_API_KEY_INVALID');
@@ -156,13 +160,12 @@ describe('time limits', () => {
   const slow = { delayMs: 5_000, ...success.openai(JSON.stringify(DESIGN)) };
 
   it('a slow vendor loses its turn after the per-attempt limit; the next one answers', async () => {
-    process.env.QR_AI_ATTEMPT_TIMEOUT_MS = '200';
-    process.env.QR_AI_TOTAL_TIMEOUT_MS = '450';
+    const limits = { perAttemptMs: 200, totalMs: 450 };
     fake('groq').reply(slow);
     fake('google').reply(success.gemini(JSON.stringify(DESIGN)));
     const aborted = fake('groq').nextAbort();
     const started = Date.now();
-    const result = await designQr(BRIEF, managedAttempts(), sampleSchema, { managed: true });
+    const result = await designQr(BRIEF, managedAttempts(settings), sampleSchema, { managed: true, ...limits });
     const elapsed = Date.now() - started;
     expect(result.providerId).toBe('google');
     expect(elapsed).toBeGreaterThanOrEqual(190);
@@ -172,13 +175,12 @@ describe('time limits', () => {
   });
 
   it('all slow → AI_REQUEST_TIMEOUT once the total is spent (200 + 200 + 50 ms)', async () => {
-    process.env.QR_AI_ATTEMPT_TIMEOUT_MS = '200';
-    process.env.QR_AI_TOTAL_TIMEOUT_MS = '450';
+    const limits = { perAttemptMs: 200, totalMs: 450 };
     fake('groq').reply(slow);
     fake('google').reply({ ...success.gemini(JSON.stringify(DESIGN)), delayMs: 5_000 });
     fake('openai').reply(slow);
     const started = Date.now();
-    const err = await failure(designQr(BRIEF, managedAttempts(), sampleSchema, { managed: true }));
+    const err = await failure(designQr(BRIEF, managedAttempts(settings), sampleSchema, { managed: true, ...limits }));
     const elapsed = Date.now() - started;
     expect([err.code, err.status]).toEqual(['AI_REQUEST_TIMEOUT', 503]);
     expect(elapsed).toBeGreaterThanOrEqual(440);
@@ -187,33 +189,23 @@ describe('time limits', () => {
   });
 
   it('the total running out after a refusal is still a timeout', async () => {
-    process.env.QR_AI_ATTEMPT_TIMEOUT_MS = '300';
-    process.env.QR_AI_TOTAL_TIMEOUT_MS = '450';
+    const limits = { perAttemptMs: 300, totalMs: 450 };
     fake('groq').reply(ERRORS.groq.rateLimit);
     fake('google').reply({ ...success.gemini(JSON.stringify(DESIGN)), delayMs: 5_000 });
     fake('openai').reply(slow);
-    const err = await failure(designQr(BRIEF, managedAttempts(), sampleSchema, { managed: true }));
+    const err = await failure(designQr(BRIEF, managedAttempts(settings), sampleSchema, { managed: true, ...limits }));
     expect(err.code).toBe('AI_REQUEST_TIMEOUT');
     expect(err.message).toMatch(/rate-limited[\s\S]*within 300 ms[\s\S]*within 1\d\d ms/);
   });
 
   it('a refusal next to a per-attempt timeout, with time to spare, is a capacity problem', async () => {
-    process.env.QR_AI_ATTEMPT_TIMEOUT_MS = '100';
-    process.env.QR_AI_TOTAL_TIMEOUT_MS = '2000';
+    const limits = { perAttemptMs: 100, totalMs: 2000 };
     fake('groq').reply(slow);
     fake('google').reply(ERRORS.google.rateLimit);
     fake('openai').reply(slow);
-    const err = await failure(designQr(BRIEF, managedAttempts(), sampleSchema, { managed: true }));
+    const err = await failure(designQr(BRIEF, managedAttempts(settings), sampleSchema, { managed: true, ...limits }));
     expect(err.code).toBe('AI_QUOTA_EXCEEDED');
     expect(err.headers).toEqual({ 'Retry-After': '37' });
-  });
-
-  it('options override the environment', async () => {
-    fake('groq').reply(slow);
-    const started = Date.now();
-    const err = await failure(designQr(BRIEF, managedAttempts().slice(0, 1), sampleSchema, { managed: true, perAttemptMs: 100, totalMs: 1000 }));
-    expect(err.code).toBe('AI_REQUEST_TIMEOUT');
-    expect(Date.now() - started).toBeLessThan(400);
   });
 });
 
@@ -221,7 +213,7 @@ describe('caller abort', () => {
   it('cancels the request in flight (the vendor sees the socket close) and tries nobody else', async () => {
     fake('groq').reply({ delayMs: 10_000, ...success.openai(JSON.stringify(DESIGN)) });
     const controller = new AbortController();
-    const pending = designQr(BRIEF, managedAttempts(), sampleSchema, { managed: true, signal: controller.signal });
+    const pending = designQr(BRIEF, managedAttempts(settings), sampleSchema, { managed: true, signal: controller.signal });
     const settled = pending.then(() => undefined, (e: unknown) => e);
     await fake('groq').nextRequest();
     const aborted = fake('groq').nextAbort();
@@ -235,7 +227,7 @@ describe('caller abort', () => {
   });
 
   it('an already aborted signal sends nothing', async () => {
-    const err = await designQr(BRIEF, managedAttempts(), sampleSchema, { managed: true, signal: AbortSignal.abort() })
+    const err = await designQr(BRIEF, managedAttempts(settings), sampleSchema, { managed: true, signal: AbortSignal.abort() })
       .then(() => undefined, (e: unknown) => e);
     expect((err as Error).name).toBe('AbortError');
     for (const id of ['groq', 'google', 'openai'] as ProviderId[]) expect(fakes[id as keyof typeof KEYS]?.received).toHaveLength(0);

@@ -30,7 +30,8 @@ describe('cleanConfig', () => {
       eccLevel: 'Z',
       moduleScale: '0.8',
       moduleSizeVariation: 0.5,
-      pixelsPerModule: 12.6,
+      pixelsPerModule: 12,
+      minVersion: 12.6,
       logoSizePercent: -5,
       transparentBackground: 'false',
       qrShapeRadius: 'very round',
@@ -49,7 +50,7 @@ describe('cleanConfig', () => {
       eccLevel: 'M',
       moduleScale: 0.8,
       moduleSizeVariation: 0.15,
-      pixelsPerModule: 13,
+      minVersion: 13,
       logoSizePercent: 3,
       transparentBackground: false,
       gradient: { type: 'linear', colors: ['#abc', '#000080', '#008080', '#ffffff'], angle: 360 },
@@ -57,7 +58,7 @@ describe('cleanConfig', () => {
     });
 
     const byField = Object.fromEntries(corrections.map((c) => [c.field, c]));
-    for (const f of ['content', 'logoUrl', 'outputWidth', 'fileFormat']) {
+    for (const f of ['content', 'logoUrl', 'outputWidth', 'fileFormat', 'pixelsPerModule']) {
       expect(byField[f]).toMatchObject({ reason: 'set by the caller, not by the AI' });
       expect(byField[f]).not.toHaveProperty('to');
     }
@@ -67,7 +68,7 @@ describe('cleanConfig', () => {
     expect(byField.eccLevel).toMatchObject({ from: 'Z', to: 'M', reason: 'unknown value; default used' });
     expect(byField.moduleScale).toMatchObject({ from: '0.8', to: 0.8, reason: 'number given as text' });
     expect(byField.moduleSizeVariation).toMatchObject({ to: 0.15, reason: 'lowered to the maximum 0.15' });
-    expect(byField.pixelsPerModule).toMatchObject({ to: 13 });
+    expect(byField.minVersion).toMatchObject({ to: 13, reason: 'rounded to a whole number' });
     expect(byField.logoSizePercent).toMatchObject({ to: 3 });
     expect(byField.transparentBackground).toMatchObject({ to: false });
     expect(byField.qrShapeRadius).toEqual({ field: 'qrShapeRadius', from: 'very round', reason: 'expected a number' });

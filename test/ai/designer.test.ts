@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES } from '../../src/design/finder-eyes.js';
 import { MODULE_SHAPES } from '../../src/design/module-shapes.js';
 import { CALLER_FIELDS } from '../../src/ai/clean-config.js';
+import type { Attempt } from '../../src/ai/chain.js';
 import { designQr, temperatureFor } from '../../src/ai/designer.js';
 import { buildSystemPrompt, buildUserPrompt, STYLE_PRESETS } from '../../src/ai/system-prompt.js';
 import { ApiError } from '../../src/errors.js';
@@ -21,19 +22,18 @@ vi.mock('../../src/design/finder-eyes.js', async (importOriginal) => {
 
 const KEY = 'sk-test-designer-0123456789abcdef';
 let fake: FakeVendor | undefined;
+let attempts: Attempt[] = [];
 afterEach(async () => {
   await fake?.close();
   fake = undefined;
-  delete process.env.QR_LLM_OPENAI_BASE_URL;
 });
 
 async function openai(...contents: string[]): Promise<FakeVendor> {
   fake = await startFakeVendor('openai', KEY);
-  process.env.QR_LLM_OPENAI_BASE_URL = baseUrlOf(fake, 'openai');
+  attempts = [{ providerId: 'openai', model: 'gpt-4.1-mini', apiKey: KEY, baseUrl: baseUrlOf(fake, 'openai') }];
   fake.reply(...contents.map((c) => success.openai(c)));
   return fake;
 }
-const attempts = [{ providerId: 'openai' as const, model: 'gpt-4.1-mini', apiKey: KEY }];
 
 describe('system prompt', () => {
   const prompt = buildSystemPrompt(sampleSchema);

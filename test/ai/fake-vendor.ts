@@ -42,12 +42,14 @@ export interface FakeVendor {
   aborted: number;
   /** Queue replies; the last one keeps answering once the queue is down to it. */
   reply(...replies: Responder[]): void;
+  /** Drops the queued replies, for a fake shared by several tests that each queue their own. */
+  clearReplies(): void;
   nextRequest(): Promise<Received>;
   nextAbort(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** The base URL a provider on `wire` needs to reach this fake (what QR_LLM_<ID>_BASE_URL is set to). */
+/** The base URL a provider on `wire` needs to reach this fake (its entry in `AiSettings.baseUrls`). */
 export const baseUrlOf = (fake: FakeVendor, wire: WireKind): string => `${fake.origin}${wire === 'gemini' ? '/v1beta' : '/v1'}`;
 
 export async function startFakeVendor(wire: WireKind, apiKey: string): Promise<FakeVendor> {
@@ -62,6 +64,7 @@ export async function startFakeVendor(wire: WireKind, apiKey: string): Promise<F
     problems: [],
     aborted: 0,
     reply: (...replies) => queue.push(...replies),
+    clearReplies: () => queue.splice(0),
     nextRequest: () => new Promise((resolve) => requestWaiters.push(resolve)),
     nextAbort: () => new Promise((resolve) => abortWaiters.push(resolve)),
     close: () =>

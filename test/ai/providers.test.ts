@@ -1,18 +1,22 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { callerAttempt } from '../../src/ai/attempts.js';
-import { aiTimeouts } from '../../src/ai/env.js';
-import { getProvider, MODELS_NOTE, PROVIDER_IDS, providerList } from '../../src/ai/providers.js';
+import { baseUrlOf, MODELS_NOTE, PROVIDER_IDS, providerList } from '../../src/ai/providers.js';
+import { DEFAULT_AI_SETTINGS } from '../../src/ai/settings.js';
+import { loadConfig } from '../../src/config.js';
 import { ApiError } from '../../src/errors.js';
 import { startFakeVendor, type FakeVendor } from './fake-vendor.js';
 import { errorText, expectNoSecret } from './secrets.js';
 
 const KEY = 'sk-local-whatever-1234567890';
+const SETTINGS = DEFAULT_AI_SETTINGS;
 let fake: FakeVendor | undefined;
 afterEach(async () => {
   await fake?.close();
   fake = undefined;
-  for (const name of ['QR_LLM_LOCAL_BASE_URL', 'QR_LLM_OPENAI_BASE_URL', 'QR_AI_ATTEMPT_TIMEOUT_MS']) delete process.env[name];
 });
+
+/** Settings that send `local` to the fake. */
+const atFake = (f: FakeVendor) => ({ ...SETTINGS, baseUrls: { local: `${f.origin}/v1` } });
 
 async function code(p: Promise<unknown>): Promise<string> {
   const err = await p.then(() => undefined, (e: unknown) => e);
@@ -36,51 +40,79 @@ describe('provider list', () => {
     expect(MODELS_NOTE).toMatch(/any model/i);
   });
 
-  it('base URLs come from QR_LLM_<ID>_BASE_URL when set', () => {
-    expect(getProvider('openai').baseUrl).toBe('https://api.openai.com/v1');
-    expect(getProvider('local').baseUrl).toBe('http://127.0.0.1:11434/v1');
-    process.env.QR_LLM_OPENAI_BASE_URL = 'http://127.0.0.1:9/v1/';
-    expect(getProvider('openai').baseUrl).toBe('http://127.0.0.1:9/v1');
+  it('base URLs are the vendors\' unless overridden', () => {
+    expect(baseUrlOf('openai', {})).toBe('https://api.openai.com/v1');
+    expect(baseUrlOf('local', {})).toBe('http://127.0.0.1:11434/v1');
+    expect(baseUrlOf('openai', { openai: 'http://127.0.0.1:9/v1/' })).toBe('http://127.0.0.1:9/v1');
+  });
+});
+
+describe('Config.ai from the environment', () => {
+  it('defaults to the contract\'s limits and chain, with no keys and no overrides', () => {
+    expect(loadConfig({}).ai).toEqual(DEFAULT_AI_SETTINGS);
+    expect([DEFAULT_AI_SETTINGS.perAttemptMs, DEFAULT_AI_SETTINGS.totalMs]).toEqual([20_000, 45_000]);
+    expect(DEFAULT_AI_SETTINGS.managedChain.map((s) => s.providerId)).toEqual(['groq', 'google', 'openai']);
   });
 
-  it('timeouts come from the environment and reject nonsense', () => {
-    expect(aiTimeouts()).toEqual({ perAttemptMs: 20_000, totalMs: 45_000 });
-    process.env.QR_AI_ATTEMPT_TIMEOUT_MS = 'soon';
-    expect(() => aiTimeouts()).toThrow(/QR_AI_ATTEMPT_TIMEOUT_MS/);
+  it('reads base URLs, managed keys (QR_MANAGED_<ID>_API_KEY), the chain and the limits', () => {
+    const ai = loadConfig({
+      QR_LLM_LOCAL_BASE_URL: 'http://127.0.0.1:11434/v1',
+      QR_MANAGED_GROQ_API_KEY: ' gsk_abc123 ',
+      QR_LLM_OPENAI_API_KEY: 'sk-old-name-is-not-read',
+      QR_MANAGED_CHAIN: 'google, local=llama3.2:3b,groq=openai/gpt-oss-20b',
+      QR_AI_ATTEMPT_TIMEOUT_MS: '5000',
+      QR_AI_TOTAL_TIMEOUT_MS: '9000',
+    }).ai;
+    expect(ai).toEqual({
+      baseUrls: { local: 'http://127.0.0.1:11434/v1' },
+      managedKeys: { groq: 'gsk_abc123' },
+      managedChain: [{ providerId: 'google' }, { providerId: 'local', model: 'llama3.2:3b' }, { providerId: 'groq', model: 'openai/gpt-oss-20b' }],
+      perAttemptMs: 5000,
+      totalMs: 9000,
+    });
+  });
+
+  it('refuses nonsense by the variable\'s name, never echoing a key', () => {
+    expect(() => loadConfig({ QR_AI_ATTEMPT_TIMEOUT_MS: 'soon' })).toThrow(/QR_AI_ATTEMPT_TIMEOUT_MS/);
+    expect(() => loadConfig({ QR_MANAGED_CHAIN: 'groq,cohere' })).toThrow(/QR_MANAGED_CHAIN: "cohere"/);
+    expect(() => loadConfig({ QR_MANAGED_CHAIN: 'local' })).toThrow(/local=<model>/);
+    expect(() => loadConfig({ QR_MANAGED_CHAIN: 'groq=bad model' })).toThrow(/not a model id/);
+    expect(() => loadConfig({ QR_LLM_OPENAI_BASE_URL: 'api.openai.com' })).toThrow(/QR_LLM_OPENAI_BASE_URL/);
+    const key = 'gsk_has a space';
+    expect(() => loadConfig({ QR_MANAGED_GROQ_API_KEY: key })).toThrow(/QR_MANAGED_GROQ_API_KEY/);
+    expect(() => loadConfig({ QR_MANAGED_GROQ_API_KEY: key })).not.toThrow(/has a space/);
   });
 });
 
 describe('callerAttempt', () => {
   it('validates provider, key and model, and fills in the default model', async () => {
-    expect(await callerAttempt({ llmProvider: 'anthropic', llmApiKey: KEY })).toEqual({ providerId: 'anthropic', model: 'claude-haiku-4-5', apiKey: KEY });
-    expect(await callerAttempt({ llmProvider: 'openrouter', llmApiKey: KEY, llmModel: 'meta-llama/llama-4:free' }))
+    expect(await callerAttempt({ llmProvider: 'anthropic', llmApiKey: KEY }, SETTINGS)).toEqual({ providerId: 'anthropic', model: 'claude-haiku-4-5', apiKey: KEY, baseUrl: 'https://api.anthropic.com/v1' });
+    expect(await callerAttempt({ llmProvider: 'openrouter', llmApiKey: KEY, llmModel: 'meta-llama/llama-4:free' }, SETTINGS))
       .toMatchObject({ model: 'meta-llama/llama-4:free' });
-    expect(await code(callerAttempt({ llmProvider: 'cohere', llmApiKey: KEY }))).toBe('INVALID_LLM_PROVIDER:llmProvider');
-    expect(await code(callerAttempt({ llmProvider: 'openai', llmApiKey: '' }))).toBe('MISSING_REQUIRED_FIELD:llmApiKey');
-    expect(await code(callerAttempt({ llmProvider: 'openai', llmApiKey: `${KEY}\r\nx-evil: 1` }))).toBe('LLM_API_KEY_INVALID:llmApiKey');
-    expect(await code(callerAttempt({ llmProvider: 'openai', llmApiKey: KEY, llmModel: 'gpt 4' }))).toBe('INVALID_LLM_MODEL:llmModel');
-    expect(await code(callerAttempt({ llmProvider: 'openai', llmApiKey: KEY, llmModel: 'x'.repeat(101) }))).toBe('INVALID_LLM_MODEL:llmModel');
+    expect(await code(callerAttempt({ llmProvider: 'cohere', llmApiKey: KEY }, SETTINGS))).toBe('INVALID_LLM_PROVIDER:llmProvider');
+    expect(await code(callerAttempt({ llmProvider: 'openai', llmApiKey: '' }, SETTINGS))).toBe('MISSING_REQUIRED_FIELD:llmApiKey');
+    expect(await code(callerAttempt({ llmProvider: 'openai', llmApiKey: `${KEY}\r\nx-evil: 1` }, SETTINGS))).toBe('LLM_API_KEY_INVALID:llmApiKey');
+    expect(await code(callerAttempt({ llmProvider: 'openai', llmApiKey: KEY, llmModel: 'gpt 4' }, SETTINGS))).toBe('INVALID_LLM_MODEL:llmModel');
+    expect(await code(callerAttempt({ llmProvider: 'openai', llmApiKey: KEY, llmModel: 'x'.repeat(101) }, SETTINGS))).toBe('INVALID_LLM_MODEL:llmModel');
   });
 
   it('local without a model takes the first id its endpoint lists', async () => {
     fake = await startFakeVendor('openai', KEY);
-    process.env.QR_LLM_LOCAL_BASE_URL = `${fake.origin}/v1`;
     fake.reply({ body: { object: 'list', data: [{ id: 'llama3.2:3b', object: 'model', owned_by: 'library' }, { id: 'qwen3:8b', object: 'model' }] } });
-    expect(await callerAttempt({ llmProvider: 'local', llmApiKey: KEY })).toEqual({ providerId: 'local', model: 'llama3.2:3b', apiKey: KEY });
+    expect(await callerAttempt({ llmProvider: 'local', llmApiKey: KEY }, atFake(fake))).toEqual({ providerId: 'local', model: 'llama3.2:3b', apiKey: KEY, baseUrl: `${fake.origin}/v1` });
     expect(fake.problems).toEqual([]);
   });
 
   it('local discovery: key refused, empty list, endpoint down', async () => {
     fake = await startFakeVendor('openai', KEY);
-    process.env.QR_LLM_LOCAL_BASE_URL = `${fake.origin}/v1`;
     fake.reply(
       { status: 401, body: { error: { message: `Invalid key ${KEY}`, type: 'invalid_request_error' } } },
       { body: { object: 'list', data: [] } },
     );
-    expect(await code(callerAttempt({ llmProvider: 'local', llmApiKey: KEY }))).toBe('LLM_API_KEY_INVALID:llmApiKey');
-    expect(await code(callerAttempt({ llmProvider: 'local', llmApiKey: KEY }))).toBe('INVALID_LLM_MODEL:llmModel');
+    expect(await code(callerAttempt({ llmProvider: 'local', llmApiKey: KEY }, atFake(fake)))).toBe('LLM_API_KEY_INVALID:llmApiKey');
+    expect(await code(callerAttempt({ llmProvider: 'local', llmApiKey: KEY }, atFake(fake)))).toBe('INVALID_LLM_MODEL:llmModel');
     await fake.close();
-    expect(await code(callerAttempt({ llmProvider: 'local', llmApiKey: KEY }))).toBe('AI_GENERATION_FAILED');
+    expect(await code(callerAttempt({ llmProvider: 'local', llmApiKey: KEY }, atFake(fake)))).toBe('AI_GENERATION_FAILED');
     fake = undefined;
   });
 });

@@ -28,6 +28,7 @@ export const sampleSchema = {
     centerText: { type: 'object', properties: { text: { type: 'string' }, color: hex } },
     ctaText: { type: 'string' },
     pixelsPerModule: { type: 'integer', minimum: 1, maximum: 100 },
+    minVersion: { type: 'integer', minimum: 1, maximum: 40 },
     logoSizePercent: { type: 'number', minimum: 3, maximum: 40 },
     moduleScale: { type: 'number', minimum: 0.5, maximum: 1, description: 'Drawn size of a module in its cell.' },
     moduleSizeVariation: { type: 'number', minimum: 0, maximum: 0.15 },

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { extractJsonObject } from '../../src/ai/json-extract.js';
 import { redact } from '../../src/ai/redact.js';
 import { vendorMessage } from '../../src/ai/vendor-errors.js';
@@ -30,7 +30,6 @@ describe('extractJsonObject', () => {
 
 describe('redact', () => {
   const key = 'sk-proj-Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2';
-  afterEach(() => delete process.env.QR_LLM_GROQ_API_KEY);
 
   it('removes the key, any 8+ character piece of it, and key-looking tokens', () => {
     const out = redact(`bad key ${key}; echoed as ${key.slice(0, 8)}****${key.slice(-4)}; middle ${key.slice(10, 19)}; other sk-abc123def456 and AIzaSyB1c2D3e4F5g6H7i8`, [key]);
@@ -40,9 +39,10 @@ describe('redact', () => {
     expect(out).toMatch(/^bad key \[redacted\]; echoed as \[redacted\]/);
   });
 
-  it('removes every server key from the environment without being told', () => {
-    process.env.QR_LLM_GROQ_API_KEY = 'gsk_ServerSecret0987654321abc';
-    expect(redact('upstream said gsk_ServerSecret0987654321abc is bad; ServerSecret0987 again')).toBe('upstream said [redacted] is bad; [redacted] again');
+  it('removes every key of a chain at once, and fragments of each', () => {
+    const serverKeys = ['gsk_ServerSecret0987654321abc', 'AIzaOtherServerKey1122334455'];
+    expect(redact('upstream said gsk_ServerSecret0987654321abc is bad; ServerSecret0987 again; OtherServerKey11 too', serverKeys))
+      .toBe('upstream said [redacted] is bad; [redacted] again; [redacted] too');
   });
 
   it('leaves ordinary text alone', () => {

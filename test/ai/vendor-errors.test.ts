@@ -11,11 +11,9 @@ const KEY = 'sk-test-Q1w2E3r4T5y6U7i8O9p0AsDfGh';
 const BRIEF = { prompt: 'calm green for a plant nursery', stylePreset: 'nature' as const };
 
 let fake: FakeVendor | undefined;
-const envNames: string[] = [];
 afterEach(async () => {
   await fake?.close();
   fake = undefined;
-  for (const name of envNames.splice(0)) delete process.env[name];
 });
 
 const wireOf = (id: ProviderId): WireKind => {
@@ -26,11 +24,8 @@ const wireOf = (id: ProviderId): WireKind => {
 /** Runs one caller-key attempt against a fake answering `reply`; returns the error, checked for leaks. */
 async function outcome(id: ProviderId, ...replies: Reply[]): Promise<ApiError> {
   fake = await startFakeVendor(wireOf(id), KEY);
-  const name = `QR_LLM_${id.toUpperCase()}_BASE_URL`;
-  process.env[name] = baseUrlOf(fake, wireOf(id));
-  envNames.push(name);
   fake.reply(...replies);
-  const attempts: Attempt[] = [{ providerId: id, model: 'some-model', apiKey: KEY }];
+  const attempts: Attempt[] = [{ providerId: id, model: 'some-model', apiKey: KEY, baseUrl: baseUrlOf(fake, wireOf(id)) }];
   const console = captureConsole();
   let err: unknown;
   try {

@@ -13,7 +13,7 @@ export const anthropicMessages: WireAdapter = async (call) => {
   const reply = await exchange(
     call,
     'POST',
-    `${provider.baseUrl}/messages`,
+    `${call.baseUrl}/messages`,
     { 'x-api-key': call.apiKey, 'anthropic-version': '2023-06-01' },
     {
       model,

@@ -13,7 +13,7 @@ export const geminiGenerate: WireAdapter = async (call) => {
   const reply = await exchange(
     call,
     'POST',
-    `${provider.baseUrl}/models/${id}:generateContent`,
+    `${call.baseUrl}/models/${id}:generateContent`,
     { 'x-goog-api-key': call.apiKey },
     {
       systemInstruction: { parts: [{ text: request.system }] },

@@ -20,6 +20,8 @@ export interface LlmRequest {
 
 export interface WireCall {
   provider: Provider;
+  /** The provider's base URL for this call (`baseUrlOf`), without a trailing slash. */
+  baseUrl: string;
   model: string;
   apiKey: string;
   request: LlmRequest;

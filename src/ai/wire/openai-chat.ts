@@ -46,7 +46,7 @@ async function complete(call: WireCall): Promise<string> {
   const reply = await exchange(
     call,
     'POST',
-    `${call.provider.baseUrl}/chat/completions`,
+    `${call.baseUrl}/chat/completions`,
     { authorization: `Bearer ${call.apiKey}` },
     body(call),
   );
