@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { aiRoutes } from './api/ai.js';
 import { contentRoutes } from './api/content.js';
+import { docsRoutes } from './api/docs.js';
 import { generateRoutes } from './api/generate.js';
 import { pingRoutes } from './api/ping.js';
 import { templateRoutes } from './api/templates.js';
@@ -21,7 +22,11 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-const routesOf = (service: Service): Route[] => [...pingRoutes(service), ...generateRoutes(service), ...contentRoutes(), ...aiRoutes(service), ...templateRoutes(service)];
+function routesOf(service: Service): Route[] {
+  const routes: Route[] = [...pingRoutes(service), ...generateRoutes(service), ...contentRoutes(), ...aiRoutes(service), ...templateRoutes(service)];
+  routes.push(...docsRoutes(service, () => routes));
+  return routes;
+}
 
 /**
  * Builds the service from a configuration and starts listening: native uWS (or a refusal to start), the
