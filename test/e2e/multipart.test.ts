@@ -1,14 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodePng } from '../../src/render/formats/png.js';
 import { decodeOne } from '../helpers/decode.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
+/** A 64 px red disc: a real PNG to upload, and nothing a decoder could mistake for a second code. */
+function discPng(): Uint8Array {
+  const size = 64;
+  const pixels = new Uint8Array(size * size);
+  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) pixels[y * size + x] = Math.hypot(x - 31.5, y - 31.5) < 28 ? 1 : 0;
+  return encodePng({ kind: 'indexed', width: size, height: size, pixels, palette: [{ r: 255, g: 255, b: 255, a: 0 }, { r: 200, g: 30, b: 40, a: 255 }] });
+}
+
 let svc: TestService;
-let logoPng: Uint8Array;
+const logoPng = discPng();
 beforeAll(async () => {
   svc = await startTestService();
-  // A real PNG made by the service itself serves as an upload.
-  const res = await svc.post('/api/qr/generate', { content: 'logo', outputWidth: 128, responseType: 'binary' });
-  logoPng = new Uint8Array(await res.arrayBuffer());
 });
 afterAll(() => svc.close());
 
@@ -68,16 +74,17 @@ describe('multipart/form-data', () => {
     expect(await res.json()).toMatchObject({ code: 'INVALID_FIELD_VALUE', field: 'logoBase64' });
   });
 
-  it('accepts GIF, BMP, JPEG and WebP signatures', async () => {
-    const sigs = {
+  it('a file with a valid signature but no image behind it is refused naming the field', async () => {
+    const stubs = {
       gif: Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'),
       bmp: Buffer.concat([Buffer.from('BM'), Buffer.alloc(40)]),
       jpg: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]),
       webp: Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WEBPVP8 ')]),
     };
-    for (const bytes of Object.values(sigs)) {
+    for (const [type, bytes] of Object.entries(stubs)) {
       const res = await form({ config: JSON.stringify({ content: 'sig' }), background: new Blob([bytes]) });
-      expect(res.status).toBe(200);
+      expect(res.status, type).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 'INVALID_FIELD_VALUE', field: 'background' });
     }
   });
 
