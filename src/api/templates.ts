@@ -11,12 +11,12 @@ import { addBase64Assets, readRenderRequest } from './render-request.js';
 import { prepareRender, renderAndReply, type QrConfigBody } from './render-response.js';
 
 /** Width of a preview: a catalogue thumbnail, small enough that all of them together stay a few MB. */
-export const PREVIEW_PX = 400;
+const PREVIEW_PX = 400;
 /**
  * A preview only changes when the catalogue does, i.e. with a new release; a day without revalidation
  * spares browsers and CDNs, and the ETag lets them revalidate cheaply after that.
  */
-export const PREVIEW_CACHE_CONTROL = 'public, max-age=86400, immutable';
+const PREVIEW_CACHE_CONTROL = 'public, max-age=86400, immutable';
 
 const previewPath = (id: string) => `/api/qr/templates/${id}/preview`;
 

@@ -26,7 +26,7 @@ export const REQUEST_FIELDS = ['content', 'responseType', 'fileFormat', 'outputW
  * Stricter than the engine's 4:1, so a template keeps a margin when a request overrides one of its
  * colours or a printer renders it a little lighter.
  */
-export const TEMPLATE_MIN_CONTRAST = 4.5;
+const TEMPLATE_MIN_CONTRAST = 4.5;
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const ENTRY_KEYS = ['category', 'config', 'id', 'name', 'tags'];
@@ -69,14 +69,14 @@ function checkEntry(entry: unknown, index: number): Template {
 }
 
 /** JSON with keys sorted at every level: equal designs give equal strings whatever their key order. */
-export const canonicalJson = (v: unknown): string =>
+const canonicalJson = (v: unknown): string =>
   JSON.stringify(v, (_k, x: unknown) => (isObject(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
 
 /**
  * What makes two templates look alike at a glance: the same module and eye shapes in the same main colour.
  * Every template must differ from every other one in this, not only somewhere in its JSON.
  */
-export const lookOf = (c: TemplateConfig): string => [c.moduleShape ?? 'square', c.finderOuterShape ?? 'square', c.finderInnerShape ?? 'square', (c.primaryColor ?? '#000000').toUpperCase()].join(' ');
+const lookOf = (c: TemplateConfig): string => [c.moduleShape ?? 'square', c.finderOuterShape ?? 'square', c.finderInnerShape ?? 'square', (c.primaryColor ?? '#000000').toUpperCase()].join(' ');
 
 /** Refuses a second template under a key the first one already holds. */
 function unique(templates: Template[], what: string, key: (t: Template) => string): void {
