@@ -26,6 +26,11 @@ export interface Config {
   maxHeaderBytes: number;
   logRequests: boolean;
   /**
+   * Test-only (QR_FETCH_ALLOW_LOOPBACK=1): lets logoUrl and backgroundImageUrl reach loopback addresses
+   * (127/8, ::1) so tests can serve images locally; every other private or reserved address stays refused.
+   */
+  fetchAllowLoopback: boolean;
+  /**
    * Origin the service is reached at from outside (QR_PUBLIC_BASE_URL, e.g. https://qr.example.com), used
    * to build absolute links such as template preview URLs; unset, links use the request's Host header.
    */
@@ -61,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxMultipartBytes: 21 * 1024 * 1024,
     maxHeaderBytes: int(env, 'QR_MAX_HEADER_BYTES', 16 * 1024, 1024),
     logRequests: env.QR_LOG_REQUESTS === '1',
+    fetchAllowLoopback: env.QR_FETCH_ALLOW_LOOPBACK === '1',
     publicBaseUrl: publicBaseUrl(env),
     ai: loadAi(env),
   };

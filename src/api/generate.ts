@@ -1,4 +1,5 @@
 import type { Route } from '../http/router.js';
+import { addRemoteAssets, FETCH_POLICY } from '../images/fetch.js';
 import type { Service } from '../service.js';
 import { RENDER_MEDIA_TYPES } from '../schema/openapi.js';
 import { validate } from '../schema/validate.js';
@@ -20,7 +21,10 @@ export const generateRoutes = (service: Service): Route[] => [
       const { body, assets } = await readRenderRequest(ctx);
       const config = validate<QrConfigBody>('qrConfig', body);
       addBase64Assets(config, assets);
-      await renderAndReply(ctx, service, prepareRender(config, assets), assets, config.responseType);
+      // Refusals that need no image (LOGO_TOO_LARGE, CONTENT_TOO_LONG) come before any remote fetch.
+      const prepared = prepareRender(config, assets);
+      await addRemoteAssets(config, assets, { ...FETCH_POLICY, allowLoopback: service.config.fetchAllowLoopback }, ctx.reply.abort.signal);
+      await renderAndReply(ctx, service, prepared, assets, config.responseType);
     },
   },
 ];

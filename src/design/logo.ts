@@ -1,12 +1,11 @@
 import type { Decorations } from './decorations.js';
+import { coverageRecoverable } from './ecc-budget.js';
 import { corners, roundedBox } from './geometry/outlines.js';
 import { emitLoop } from './geometry/path.js';
 import type { ModuleGrid } from './grid.js';
 import { decodeImage } from '../images/decode.js';
 import { shrinkToFit } from '../images/resample.js';
-import { versionTemplate } from '../qr/matrix.js';
-import { ModuleRole, type EccLevel } from '../qr/types.js';
-import { ecBlockCount, ecCodewordsPerBlock, totalCodewords } from '../qr/version.js';
+import { ModuleRole } from '../qr/types.js';
 import { parseHex } from '../render/color.js';
 import { encodePng } from '../render/formats/png.js';
 import type { Layout } from '../render/layout.js';
@@ -14,52 +13,6 @@ import { solid, type Box } from '../render/paint.js';
 import type { Layer } from '../render/scene.js';
 import type { Correction, RenderConfig } from '../render/types.js';
 import { LIMITS } from '../schema/qr-config.js';
-
-/**
- * Share of each Reed–Solomon block's correction capacity a logo may use up. The rest is left for what
- * happens to a printed code: smudges, glare, blur, a curved surface.
- */
-export const LOGO_ECC_SHARE = 0.6;
-
-/**
- * Misdecode-protection codewords (ISO 18004 Table 9, "p"): in the smallest symbols some check codewords
- * only detect errors and correct none.
- */
-const MISDECODE_PROTECTION: Partial<Record<number, Partial<Record<EccLevel, number>>>> = { 1: { L: 3, M: 2, Q: 1, H: 1 }, 2: { L: 2 }, 3: { L: 1 } };
-
-/**
- * How many codewords of one block a logo may hide: LOGO_ECC_SHARE of the errors the block can correct,
- * ⌊(E − p) / 2⌋ for E check codewords per block. Errors, not erasures: a scanner does not know which
- * modules a logo covers, it reads whatever the logo shows there. At H that is 8 codewords of 30 per
- * block in most versions (v1-H: 4 of 17).
- */
-export function logoDamageBudget(version: number, ecc: EccLevel): number {
-  const e = ecCodewordsPerBlock(version, ecc);
-  const p = MISDECODE_PROTECTION[version]?.[ecc] ?? 0;
-  return Math.floor(LOGO_ECC_SHARE * Math.floor((e - p) / 2));
-}
-
-/**
- * The most codewords of any one block that hold a cleared module: a codeword is lost when any of its
- * eight modules is. Codewords are found by walking the placement order, and their blocks by inverting the
- * interleaving of qr/blocks.ts.
- */
-export function worstBlockDamage(cleared: Uint8Array, version: number, ecc: EccLevel): number {
-  const { order } = versionTemplate(version);
-  const total = totalCodewords(version);
-  const blocks = ecBlockCount(version, ecc);
-  const ecLen = ecCodewordsPerBlock(version, ecc);
-  const shortData = Math.floor(total / blocks) - ecLen;
-  const shortBlocks = blocks - (total % blocks);
-  const dataTotal = total - ecLen * blocks;
-  const blockOf = (i: number) => (i < shortData * blocks ? i % blocks : i < dataTotal ? shortBlocks + i - shortData * blocks : (i - dataTotal) % blocks);
-  const lost = new Uint8Array(total);
-  for (let k = 0; k < total * 8; k++) if (cleared[order[k]!]) lost[k >> 3] = 1;
-  const perBlock = new Uint16Array(blocks);
-  let worst = 0;
-  for (let i = 0; i < total; i++) if (lost[i]) worst = Math.max(worst, ++perBlock[blockOf(i)]!);
-  return worst;
-}
 
 /**
  * The area a logo takes, in module units: a square of `side` (the logo plus its padding on every side)
@@ -115,14 +68,13 @@ export function hidesNeededPattern(grid: ModuleGrid, a: LogoArea): boolean {
 /**
  * The centred logo, drawn over the code on its plate, with every data module under it cleared. Function
  * patterns are never cleared; the logo is shrunk step by step (1 percentage point) until it hides none a
- * decoder needs (hidesNeededPattern) and the codewords it hides fit logoDamageBudget. The smallest logo
- * (3 %) passes both in every version at H (the tests check all forty).
+ * decoder needs (hidesNeededPattern) and every error-correction block can recover the codewords it hides
+ * with the design-wide margin (ecc-budget.ts). The smallest logo (3 %) passes both in every version at H
+ * (the tests check all forty).
  */
 export async function logoDecoration(cfg: RenderConfig, bytes: Uint8Array, grid: ModuleGrid, layout: Layout): Promise<Decorations> {
   const image = await decodeImage(bytes, 'logo');
-  const version = (grid.size - 17) / 4;
-  const budget = logoDamageBudget(version, cfg.eccLevel);
-  const fits = (a: LogoArea, cleared: Uint8Array) => !hidesNeededPattern(grid, a) && worstBlockDamage(cleared, version, cfg.eccLevel) <= budget;
+  const fits = (a: LogoArea, cleared: Uint8Array) => !hidesNeededPattern(grid, a) && coverageRecoverable(grid.size, cfg.eccLevel, cleared);
   let percent = cfg.logoSizePercent;
   let area = logoArea(cfg, grid.size, percent);
   let cleared = clearedModules(grid, area);
@@ -151,7 +103,7 @@ export async function logoDecoration(cfg: RenderConfig, bytes: Uint8Array, grid:
   const corrections: Correction[] = [];
   const warnings: string[] = [];
   if (percent !== cfg.logoSizePercent) {
-    corrections.push({ field: 'logoSizePercent', from: cfg.logoSizePercent, to: percent, reason: `a larger logo would hide more of this version ${version} code than ECC ${cfg.eccLevel} can safely recover, or a pattern decoders need` });
+    corrections.push({ field: 'logoSizePercent', from: cfg.logoSizePercent, to: percent, reason: `a larger logo would hide more of this code than ECC ${cfg.eccLevel} can safely recover, or a pattern decoders need` });
     warnings.push(`The logo was shrunk from ${cfg.logoSizePercent} % to ${percent} % of the code width so the code stays scannable.`);
   }
   return { layers: { below: [], above: layers }, cleared, corrections, warnings };
