@@ -11,7 +11,7 @@ import { RENDER_MEDIA_TYPES } from '../schema/openapi.js';
 import { qrConfigSchema } from '../schema/qr-config.js';
 import { validate } from '../schema/validate.js';
 import type { Service } from '../service.js';
-import { addBase64Assets } from './render-request.js';
+import { addBase64Assets, addRemoteImages } from './render-request.js';
 import { prepareRender, renderAndReply, type QrConfigBody } from './render-response.js';
 
 /** A validated managed-endpoint body; the marketplace body adds the provider fields. */
@@ -98,8 +98,8 @@ async function designAndRender(
   attempts: (signal: AbortSignal) => Attempt[] | Promise<Attempt[]>,
   managed: boolean,
 ): Promise<void> {
-  // A broken upload is refused before the caller pays for a completion.
-  const assets = addBase64Assets(body, {});
+  // A broken upload or an unreachable image URL is refused before the caller pays for a completion.
+  const assets = await addRemoteImages(ctx, service, body, addBase64Assets(body, {}));
   const signal = ctx.reply.abort.signal;
   const { perAttemptMs, totalMs } = service.config.ai;
   let design: DesignResult;

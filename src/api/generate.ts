@@ -1,9 +1,8 @@
 import type { Route } from '../http/router.js';
-import { addRemoteAssets, FETCH_POLICY } from '../images/fetch.js';
 import type { Service } from '../service.js';
 import { RENDER_MEDIA_TYPES } from '../schema/openapi.js';
 import { validate } from '../schema/validate.js';
-import { addBase64Assets, readRenderRequest } from './render-request.js';
+import { addBase64Assets, addRemoteImages, readRenderRequest } from './render-request.js';
 import { prepareRender, renderAndReply, type QrConfigBody } from './render-response.js';
 
 /** POST /api/qr/generate: a QrConfig (JSON, or multipart with files) in, a verified QR file out. */
@@ -23,7 +22,7 @@ export const generateRoutes = (service: Service): Route[] => [
       addBase64Assets(config, assets);
       // Refusals that need no image (LOGO_TOO_LARGE, CONTENT_TOO_LONG) come before any remote fetch.
       const prepared = prepareRender(config, assets);
-      await addRemoteAssets(config, assets, { ...FETCH_POLICY, allowLoopback: service.config.fetchAllowLoopback }, ctx.reply.abort.signal);
+      await addRemoteImages(ctx, service, config, assets);
       await renderAndReply(ctx, service, prepared, assets, config.responseType);
     },
   },

@@ -2,10 +2,11 @@ import { ApiError } from '../errors.js';
 import { parseJsonBody } from '../http/json-body.js';
 import { parseMultipart } from '../http/multipart.js';
 import type { RequestContext } from '../http/router.js';
-import { sniffImageType } from '../images/sniff.js';
+import { MAX_IMAGE_BYTES, sniffImageType } from '../images/sniff.js';
+import { addRemoteAssets, FETCH_POLICY } from '../images/fetch.js';
+import type { Service } from '../service.js';
 import type { RenderAssets } from '../render/types.js';
 
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 /** Multipart file fields and the base64 body fields that carry the same images. */
 const IMAGE_FIELDS = { logo: 'logoBase64', background: 'backgroundImageBase64' } as const;
 type ImageField = keyof typeof IMAGE_FIELDS;
@@ -68,3 +69,7 @@ export function addBase64Assets(fields: Record<string, unknown>, assets: RenderA
   }
   return assets;
 }
+
+/** Fetches `logoUrl` and `backgroundImageUrl` into `assets`, under the service's fetch policy. */
+export const addRemoteImages = (ctx: RequestContext, service: Service, fields: Record<string, unknown>, assets: RenderAssets): Promise<RenderAssets> =>
+  addRemoteAssets(fields, assets, { ...FETCH_POLICY, allowLoopback: service.config.fetchAllowLoopback }, ctx.reply.abort.signal);

@@ -9,9 +9,6 @@ import type { Service } from '../service.js';
 /** A validated QrConfig body (the schema has checked every field's type and bounds). */
 export type QrConfigBody = Partial<RenderConfig> & { content: string; responseType?: 'base64' | 'binary'; logoUrl?: string; backgroundImageUrl?: string };
 
-/** Fields the service accepts but does not draw yet; they are reported as warnings, never dropped silently. */
-const NOT_DRAWN_YET = ['logoUrl', 'logoBase64', 'backgroundImageUrl', 'backgroundImageBase64', 'centerText', 'ctaText', 'qrShapeRadius'] as const;
-
 export interface PreparedRender {
   config: RenderConfig;
   corrections: Correction[];
@@ -19,8 +16,8 @@ export interface PreparedRender {
 }
 
 /**
- * Applies defaults and the rules that follow from the request as a whole: a logo needs ECC H (raised, and
- * reported as a correction), and a logo above 25 % with an explicit lower ECC is refused.
+ * Applies defaults and the rules that follow from the request as a whole: a logo or a centre-text band needs
+ * ECC H (raised, and reported as a correction), and a logo above 25 % with an explicit lower ECC is refused.
  */
 export function prepareRender(body: QrConfigBody, assets: RenderAssets): PreparedRender {
   const corrections: Correction[] = [];
@@ -40,15 +37,14 @@ export function prepareRender(body: QrConfigBody, assets: RenderAssets): Prepare
       config.eccLevel = 'H';
     }
   }
+  if (config.centerText && config.eccLevel !== 'H') {
+    corrections.push({ field: 'eccLevel', from: config.eccLevel, to: 'H', reason: 'the centre-text band covers modules; ECC H recovers them' });
+    config.eccLevel = 'H';
+  }
   // Cheap on the main thread (about a microsecond), so an impossible payload never takes a pool slot.
   const { bitsNeeded, bitsAvailable } = measure(config.content, config.eccLevel);
   if (bitsNeeded > bitsAvailable) {
     throw new ApiError('CONTENT_TOO_LONG', `The content needs ${bitsNeeded} bits, more than a QR code holds at ECC ${config.eccLevel} (${bitsAvailable}). Shorten it or use a lower eccLevel.`, 'content');
-  }
-  for (const f of NOT_DRAWN_YET) {
-    if (body[f as keyof QrConfigBody] !== undefined && !(f === 'qrShapeRadius' && body.qrShapeRadius === 0)) {
-      warnings.push(`${f} is accepted but not drawn yet by this version of the engine.`);
-    }
   }
   return { config, corrections, warnings };
 }

@@ -7,7 +7,7 @@ import type { Service } from '../service.js';
 import { CATALOGUE } from '../templates/catalogue.js';
 import { sampleContent, type Template } from '../templates/check.js';
 import { mergeOverTemplate } from '../templates/merge.js';
-import { addBase64Assets, readRenderRequest } from './render-request.js';
+import { addBase64Assets, addRemoteImages, readRenderRequest } from './render-request.js';
 import { prepareRender, renderAndReply, type QrConfigBody } from './render-response.js';
 
 /** Width of a preview: a catalogue thumbnail, small enough that all of them together stay a few MB. */
@@ -68,7 +68,9 @@ function generateRoute(path: string, service: Service): Route {
       const overrides = validate<Record<string, unknown>>('qrTemplateOverride', body);
       const config = validate<QrConfigBody>('qrConfig', mergeOverTemplate(template.config, overrides));
       addBase64Assets(config, assets);
-      await renderAndReply(ctx, service, prepareRender(config, assets), assets, config.responseType);
+      const prepared = prepareRender(config, assets);
+      await addRemoteImages(ctx, service, config, assets);
+      await renderAndReply(ctx, service, prepared, assets, config.responseType);
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Decorations } from './decorations.js';
 import { decodeImage } from '../images/decode.js';
 import { resample, shrinkToFit } from '../images/resample.js';
-import { composite, contrastRatio, luminance, WHITE, type Rgba } from '../render/color.js';
+import { composite, contrastRatio, luma, luminance, WHITE, type Rgba } from '../render/color.js';
 import { backgroundColors, foregroundColors } from '../render/contrast.js';
 import { encodePng } from '../render/formats/png.js';
 import type { Layout } from '../render/layout.js';
@@ -22,9 +22,7 @@ const FADE_MARGIN_PX = 2;
 const ANALYSIS_PX_PER_MODULE = 3;
 const EPS = 1e-9;
 
-/** Rec. 601 luma: the grey level the verifier binarizes (render/verify.ts). */
-const grey = (r: number, g: number, b: number) => 0.299 * r + 0.587 * g + 0.114 * b;
-const greyOf = (c: Rgba) => grey(c.r, c.g, c.b);
+const greyOf = (c: Rgba) => luma(c.r, c.g, c.b);
 
 /** Which part of the image is drawn (source pixels) and where on the canvas (canvas pixels). */
 function placement(img: RgbaRaster, fit: RenderConfig['backgroundImageFit'], width: number, height: number): { rect: Box; box: Box } {
@@ -123,7 +121,7 @@ function applyOpacity(px: RgbaRaster, box: Box, layout: Layout, opacity: number,
     for (let x = 0, o = y * px.width * 4; x < px.width; x++, o += 4) {
       let a = p[o + 3]! * opacity;
       if (!(rowInside && inside(box.x, kx, x, s.x, s.w))) {
-        const g = grey(p[o]!, p[o + 1]!, p[o + 2]!);
+        const g = luma(p[o]!, p[o + 1]!, p[o + 2]!);
         const deviation = Math.max(Math.abs(g - darkest), Math.abs(g - lightest));
         if ((deviation * a) / 255 > allowed) a = (allowed / deviation) * 255;
       }

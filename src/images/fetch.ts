@@ -1,11 +1,10 @@
 import dns from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
-import { MAX_IMAGE_BYTES } from '../api/render-request.js';
 import { ApiError } from '../errors.js';
 import type { RenderAssets } from '../render/types.js';
 import { isAllowedAddress } from './address.js';
-import { sniffImageType } from './sniff.js';
+import { sniffImageType, MAX_IMAGE_BYTES } from './sniff.js';
 
 export interface FetchPolicy {
   /** Test setting (QR_FETCH_ALLOW_LOOPBACK): admits 127/8 and ::1, and no other refused address. */

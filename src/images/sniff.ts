@@ -1,3 +1,6 @@
+/** Largest logo or background image accepted, from any source (upload, base64, URL). */
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
 /** The image types accepted for logos and backgrounds, recognised by their magic bytes. */
 export type ImageType = 'png' | 'jpg' | 'gif' | 'bmp' | 'webp';
 

@@ -26,6 +26,10 @@ const linear = (c: number) => {
 /** WCAG 2 relative luminance of an opaque colour. */
 export const luminance = (c: Rgba): number => 0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b);
 
+/** Rec. 601 luma (0–255), the grey level a scanner's camera pipeline sees; the verifier binarizes it. */
+export const luma = (r: number, g: number, b: number): number => 0.299 * r + 0.587 * g + 0.114 * b;
+export const greyLevel = (c: Pick<Rgba, 'r' | 'g' | 'b'>): number => Math.round(luma(c.r, c.g, c.b));
+
 /** WCAG 2 contrast ratio (1–21) of two opaque colours. */
 export function contrastRatio(a: Rgba, b: Rgba): number {
   const la = luminance(a);

@@ -1,5 +1,5 @@
 import { readBarcodes, type ReaderOptions } from 'zxing-wasm/reader';
-import { composite, effectiveContrast, WHITE, type Rgba } from './color.js';
+import { composite, effectiveContrast, greyLevel, WHITE, type Rgba } from './color.js';
 import type { Layout } from './layout.js';
 import type { Raster } from './raster.js';
 
@@ -49,9 +49,6 @@ const REDUCED_MODULE_PX = 3;
 // second, inverted pass (which it runs even after the first pass found the code).
 const FAST: ReaderOptions = { formats: ['QRCode'], tryHarder: false, tryRotate: false, tryDownscale: false, tryInvert: false, maxNumberOfSymbols: 1 };
 const THOROUGH: ReaderOptions = { formats: ['QRCode'], tryHarder: true, tryInvert: true, maxNumberOfSymbols: 1 };
-
-/** Rec. 601 luma, the grey level a scanner's camera pipeline sees. */
-const greyLevel = (c: Rgba) => Math.round(0.299 * c.r + 0.587 * c.g + 0.114 * c.b);
 
 /**
  * The image as grey levels without copying it: per-pixel values plus a lookup table to grey. An indexed
