@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import opentype from 'opentype.js';
+import { create, type Font } from 'fontkit';
 
 /** Names accepted by `fontFamily`. */
 export const FONT_FAMILIES = ['sans', 'serif', 'mono', 'rounded', 'display'] as const;
@@ -11,7 +11,7 @@ export type FontFamily = (typeof FONT_FAMILIES)[number];
  * drawn as outlines from bytes the service ships, never from system fonts or the network. One bold-ish
  * weight each: captions and bands are short, and must stay legible when fitted small.
  *
- * Coverage: each file has all of Latin-1 and Latin Extended-A (Nunito lacks only the deprecated ŉ and the
+ * Coverage: each file has all of Latin-1 and Latin Extended-A (Nunito lacks only the ligature ĳ and the
  * long s ſ, Oswald only the invisible soft hyphen), Noto Sans and Noto Serif also Latin Extended-B, Greek,
  * Cyrillic and Vietnamese. A character a family lacks is taken from FALLBACK.
  */
@@ -27,14 +27,14 @@ const FILES: Record<FontFamily, string> = {
 export const FALLBACK: FontFamily = 'sans';
 
 const require = createRequire(import.meta.url);
-const loaded = new Map<FontFamily, opentype.Font>();
+const loaded = new Map<FontFamily, Font>();
 
 /** The parsed font of a family, read from node_modules the first time a render in this thread needs it. */
-export function fontOf(family: FontFamily): opentype.Font {
+export function fontOf(family: FontFamily): Font {
   let font = loaded.get(family);
   if (!font) {
-    const bytes = readFileSync(require.resolve(FILES[family]));
-    font = opentype.parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+    // A .ttf file holds one font, never a collection.
+    font = create(readFileSync(require.resolve(FILES[family]))) as Font;
     loaded.set(family, font);
   }
   return font;

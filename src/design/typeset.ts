@@ -1,9 +1,9 @@
-import type opentype from 'opentype.js';
+import type { Font, Glyph } from 'fontkit';
 import { FALLBACK, fontOf, type FontFamily } from './fonts.js';
 import type { Affine } from '../render/scene.js';
 
-/** One glyph on a line; `x` and `advance` in ems (multiply by the line's size for pixels). */
-interface Placed { font: opentype.Font; glyph: opentype.Glyph; x: number; advance: number }
+/** One glyph on a line; `x`, `y` (its shaped offset, up) and `advance` in ems: multiply by the size for pixels. */
+interface Placed { font: Font; glyph: Glyph; x: number; y: number; advance: number }
 
 /** A single line of text set in a bundled font, ready to be drawn as outlines. */
 export interface TextLine {
@@ -36,42 +36,50 @@ const REPLACEMENT = '?';
 export const cleanText = (text: string): string =>
   text.normalize('NFC').replace(/[\s\p{Zs}]+/gu, ' ').replace(/[\p{Cc}\p{Cf}]/gu, '').trim();
 
-const glyphIn = (fonts: opentype.Font[], ch: string): { font: opentype.Font; glyph: opentype.Glyph } | undefined => {
-  for (const font of fonts) {
-    const i = font.charToGlyphIndex(ch);
-    if (i > 0) return { font, glyph: font.glyphs.get(i) };
-  }
-  return undefined;
-};
+const has = (font: Font, ch: string) => font.hasGlyphForCodePoint(ch.codePointAt(0)!);
 
 /**
- * The glyphs of one character: from the family, else the fallback family; else its decomposition (a base
- * letter and accents, dropping accents no font has); else a question mark. Never the .notdef box.
+ * Splits text into runs, each set in one font: a character's own family, else the fallback family; else
+ * its decomposition (base letter and the accents that font has); else a question mark. Never the .notdef
+ * box.
  */
-function glyphsOf(fonts: opentype.Font[], ch: string, missing: string[]): { font: opentype.Font; glyph: opentype.Glyph }[] {
-  const whole = glyphIn(fonts, ch);
-  if (whole) return [whole];
-  const [base, ...marks] = [...ch.normalize('NFD')];
-  const baseGlyph = base !== ch ? glyphIn(fonts, base!) : undefined;
-  if (baseGlyph) return [baseGlyph, ...marks.flatMap((m) => glyphIn(fonts, m) ?? [])];
-  missing.push(ch);
-  return [glyphIn(fonts, REPLACEMENT)!];
+function runsOf(fonts: Font[], text: string, missing: string[]): { font: Font; text: string }[] {
+  const runs: { font: Font; text: string }[] = [];
+  const push = (font: Font, s: string) => {
+    const last = runs[runs.length - 1];
+    if (last?.font === font) last.text += s;
+    else runs.push({ font, text: s });
+  };
+  for (const ch of text) {
+    const whole = fonts.find((f) => has(f, ch));
+    if (whole) {
+      push(whole, ch);
+      continue;
+    }
+    const [base, ...marks] = [...ch.normalize('NFD')];
+    const host = base !== ch ? fonts.find((f) => has(f, base!)) : undefined;
+    if (host) {
+      push(host, base + marks.filter((m) => has(host, m)).join(''));
+      continue;
+    }
+    missing.push(ch);
+    push(fonts[0]!, REPLACEMENT);
+  }
+  return runs;
 }
 
-/** Glyphs of `text` with their em positions, kerned where the font has kerning (GPOS or kern table). */
-function place(fonts: opentype.Font[], text: string, missing: string[]): { glyphs: Placed[]; width: number } {
+/** Glyphs of `text` with their em positions, shaped by each font (kerning, ligatures, accents placed). */
+function place(fonts: Font[], text: string, missing: string[]): { glyphs: Placed[]; width: number } {
   const glyphs: Placed[] = [];
   let x = 0;
-  let prev: { font: opentype.Font; glyph: opentype.Glyph } | undefined;
-  for (const ch of text) {
-    for (const g of glyphsOf(fonts, ch, missing)) {
-      const em = g.font.unitsPerEm;
-      if (prev && prev.font === g.font) x += g.font.getKerningValue(prev.glyph, g.glyph) / em;
-      const advance = (g.glyph.advanceWidth ?? 0) / em;
-      glyphs.push({ ...g, x, advance });
-      x += advance;
-      prev = g;
-    }
+  for (const run of runsOf(fonts, text, missing)) {
+    const em = run.font.unitsPerEm;
+    const set = run.font.layout(run.text);
+    set.glyphs.forEach((glyph, i) => {
+      const p = set.positions[i]!;
+      glyphs.push({ font: run.font, glyph, x: x + p.xOffset / em, y: p.yOffset / em, advance: p.xAdvance / em });
+      x += p.xAdvance / em;
+    });
   }
   return { glyphs, width: x };
 }
@@ -86,8 +94,7 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 export function setLine(text: string, family: FontFamily, fit: Fit): TextLine {
   const fonts = family === FALLBACK ? [fontOf(family)] : [fontOf(family), fontOf(FALLBACK)];
   const primary = fonts[0]!;
-  const os2 = primary.tables.os2 as { sCapHeight?: number } | undefined;
-  const capEm = (os2?.sCapHeight || 0.7 * primary.unitsPerEm) / primary.unitsPerEm;
+  const capEm = (primary.capHeight || 0.7 * primary.unitsPerEm) / primary.unitsPerEm;
   const clean = cleanText(text);
   const missing: string[] = [];
   let set = place(fonts, clean, missing);
@@ -123,29 +130,31 @@ export function lineOutline(line: TextLine, at: (x: number, advance: number) => 
   const out: string[] = [];
   for (const g of line.glyphs) {
     const k = line.size / g.font.unitsPerEm;
+    const lift = g.y * g.font.unitsPerEm;
     const [a, b, c, d, e, f] = at(g.x * line.size, g.advance * line.size);
     // Font units are y-up; the glyph's pixel space is y-down.
-    const pt = (x: number, y: number) => `${num(a * x * k - c * y * k + e)} ${num(b * x * k - d * y * k + f)}`;
+    const pt = (x: number, y: number) => `${num(a * x * k - c * (y + lift) * k + e)} ${num(b * x * k - d * (y + lift) * k + f)}`;
     let [cx, cy, sx, sy] = [0, 0, 0, 0];
-    for (const cmd of g.glyph.path.commands) {
-      switch (cmd.type) {
-        case 'M':
-          out.push(`M${pt(cmd.x, cmd.y)}`);
-          [cx, cy, sx, sy] = [cmd.x, cmd.y, cmd.x, cmd.y];
+    for (const { command, args } of g.glyph.path.commands) {
+      const [x1 = 0, y1 = 0, x2 = 0, y2 = 0, x3 = 0, y3 = 0] = args;
+      switch (command) {
+        case 'moveTo':
+          out.push(`M${pt(x1, y1)}`);
+          [cx, cy, sx, sy] = [x1, y1, x1, y1];
           break;
-        case 'L':
-          out.push(`L${pt(cmd.x, cmd.y)}`);
-          [cx, cy] = [cmd.x, cmd.y];
+        case 'lineTo':
+          out.push(`L${pt(x1, y1)}`);
+          [cx, cy] = [x1, y1];
           break;
-        case 'Q':
-          out.push(`C${pt(cx + (2 / 3) * (cmd.x1 - cx), cy + (2 / 3) * (cmd.y1 - cy))} ${pt(cmd.x + (2 / 3) * (cmd.x1 - cmd.x), cmd.y + (2 / 3) * (cmd.y1 - cmd.y))} ${pt(cmd.x, cmd.y)}`);
-          [cx, cy] = [cmd.x, cmd.y];
+        case 'quadraticCurveTo':
+          out.push(`C${pt(cx + (2 / 3) * (x1 - cx), cy + (2 / 3) * (y1 - cy))} ${pt(x2 + (2 / 3) * (x1 - x2), y2 + (2 / 3) * (y1 - y2))} ${pt(x2, y2)}`);
+          [cx, cy] = [x2, y2];
           break;
-        case 'C':
-          out.push(`C${pt(cmd.x1, cmd.y1)} ${pt(cmd.x2, cmd.y2)} ${pt(cmd.x, cmd.y)}`);
-          [cx, cy] = [cmd.x, cmd.y];
+        case 'bezierCurveTo':
+          out.push(`C${pt(x1, y1)} ${pt(x2, y2)} ${pt(x3, y3)}`);
+          [cx, cy] = [x3, y3];
           break;
-        case 'Z':
+        case 'closePath':
           out.push('Z');
           [cx, cy] = [sx, sy];
           break;

@@ -9,8 +9,6 @@ const SPACE = 2;
 /** How far the ribbon reaches past the code on each side, and how deep its swallowtail notches cut, in u. */
 const REACH = 4;
 const NOTCH = 3.5;
-/** The pill's width as a share of the code box. */
-const PILL_WIDTH = 0.72;
 
 /** A ribbon under the code, wider than it, its ends cut into swallowtails; the caption on it. */
 export const bannerBottom: Frame = {
@@ -25,13 +23,12 @@ export const bannerBottom: Frame = {
   },
 };
 
-/** A pill-shaped button under the code, narrower than it, with the caption on it. */
+/** A pill-shaped button under the code, as wide as it, with the caption on it. */
 export const pillBottom: Frame = {
   slot: true,
   insets: ({ u }) => insetsOf(U.margin * u, U.margin * u, (U.margin + SPACE + HEIGHT) * u, U.margin * u),
   draw: (box, { u }) => {
-    const w = box.side * PILL_WIDTH;
-    const x0 = box.x + (box.side - w) / 2;
+    const [x0, w] = [box.x, box.side];
     const y0 = box.y + box.side + SPACE * u;
     const h = HEIGHT * u;
     return { shapes: [roundedBox(x0, y0, x0 + w, y0 + h, corners(h / 2))], caption: { kind: 'line', box: { x: x0 + h / 3, y: y0, w: w - (2 * h) / 3, h }, filled: true } };

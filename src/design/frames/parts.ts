@@ -1,4 +1,4 @@
-import { corners, roundedBox } from '../geometry/outlines.js';
+import { roundedBox, type Corners } from '../geometry/outlines.js';
 import { transform, type Loop } from '../geometry/path.js';
 import type { Insets } from '../../render/layout.js';
 import type { Box } from '../../render/paint.js';
@@ -67,9 +67,9 @@ export function clearRadius(box: CodeBox, gap: number): number {
   return Math.min(((gap + r) * Math.SQRT2 - r) / (Math.SQRT2 - 1), box.side / 2 + gap);
 }
 
-/** The code box grown by `gap` on every side, with the given corner radius. */
-export const around = (box: CodeBox, gap: number, radius: number, extra: { top?: number; bottom?: number } = {}): Loop =>
-  roundedBox(box.x - gap, box.y - gap - (extra.top ?? 0), box.x + box.side + gap, box.y + box.side + gap + (extra.bottom ?? 0), corners(radius));
+/** The code box grown by `gap` on every side and by `below` more at the bottom, with the given corner radii. */
+export const around = (box: CodeBox, gap: number, radii: Corners, below = 0): Loop =>
+  roundedBox(box.x - gap, box.y - gap, box.x + box.side + gap, box.y + box.side + gap + below, radii);
 
 /** The same frame with its caption side above the code instead of below: everything mirrored about the code box's centre. */
 export function flipped(frame: Frame): Frame {

@@ -1,0 +1,113 @@
+import type { Decorations } from './decorations.js';
+import { coverageRecoverable } from './ecc-budget.js';
+import type { ModuleGrid } from './grid.js';
+import { lineOutline, setLine, type TextLine } from './typeset.js';
+import type { Layout } from '../render/layout.js';
+import { parseHex } from '../render/color.js';
+import { solid } from '../render/paint.js';
+import type { Correction, RenderConfig } from '../render/types.js';
+
+/** Capitals fill this share of the band's height. */
+const CAP_SHARE = 0.5;
+/** Space left and right of the text, in cap heights. */
+const SIDE_PAD = 0.6;
+/** Default cap height as a share of the symbol's width, before the error-correction budget shrinks it. */
+const DEFAULT_CAP = 0.06;
+/** Each try shrinks the text by this factor. */
+const STEP = 0.92;
+/**
+ * Text is not shrunk below a cap height of this share of the symbol's width (nor below 6 px, the schema's
+ * minimum font size): smaller would be unreadable, so longer text is cut short instead.
+ */
+const MIN_CAP = 0.018;
+const MIN_SIZE = 6;
+
+const oddAtLeast = (v: number) => Math.max(1, 2 * Math.ceil((v - 1) / 2) + 1);
+
+/**
+ * The band's cells for a line: the smallest centred rectangle of whole modules holding the text and its
+ * padding. The symbol's size is odd, so an odd width and height centre it exactly on a module.
+ */
+function bandCells(line: TextLine, modulePx: number): { w: number; h: number } {
+  return { w: oddAtLeast((line.width + 2 * SIDE_PAD * line.capHeight) / modulePx), h: oddAtLeast(line.capHeight / CAP_SHARE / modulePx) };
+}
+
+/**
+ * Rows the band may use: clear of the finder patterns, their separators and format information (rows
+ * 0–8 and the last 8), and of the version information of versions 7 and up (3 more rows at the bottom).
+ */
+const freeRows = (size: number) => size - 17 - (size >= 45 ? 3 : 0);
+
+/**
+ * Text on a band across the centre of the code. The band covers modules (they are cleared), so it is
+ * sized like a logo: the largest text, from centerText.fontSize or a default, whose band leaves every
+ * error-correction block able to recover what it hides with margin (see ecc-budget.ts); smaller text
+ * first, then text cut short with an ellipsis, and no band at all when not even that fits.
+ */
+export function centerBand(cfg: RenderConfig, grid: ModuleGrid, layout: Layout): Decorations {
+  const none: Decorations = { layers: { below: [], above: [] }, corrections: [], warnings: [] };
+  const spec = cfg.centerText;
+  if (!spec) return none;
+  const { size } = grid;
+  const mp = layout.modulePx;
+  const symbolPx = size * mp;
+  const probe = setLine(spec.text, cfg.fontFamily, { size: 1, minSize: 1, maxWidth: Infinity });
+  if (probe.glyphs.length === 0) return none;
+  const capEm = probe.capHeight || 0.7;
+  let fontSize = spec.fontSize ?? (DEFAULT_CAP * symbolPx) / capEm;
+  const min = Math.min(fontSize, Math.max(MIN_SIZE, (MIN_CAP * symbolPx) / capEm));
+  let maxWidth = symbolPx;
+  let eccLimited = false;
+  for (;;) {
+    const line = setLine(spec.text, cfg.fontFamily, { size: fontSize, minSize: fontSize, maxWidth: maxWidth - 2 * SIDE_PAD * capEm * fontSize });
+    const cells = bandCells(line, mp);
+    const shrinkFirst = line.truncated && fontSize > min;
+    if (!shrinkFirst && cells.h <= freeRows(size) && cells.w <= size) {
+      const covered = bandMask(size, cells);
+      if (coverageRecoverable(size, cfg.eccLevel, covered)) return draw(cfg, spec, line, cells, covered, layout, eccLimited);
+      eccLimited = true;
+    }
+    if (fontSize > min) fontSize = Math.max(min, fontSize * STEP);
+    else if (line.glyphs.length > 1) maxWidth *= STEP;
+    else {
+      return { ...none, warnings: [`centerText was left out: at ECC ${cfg.eccLevel} this symbol (${size}×${size} modules) cannot give up the modules even a band with ${Math.round(min)} px text would hide. A larger minVersion makes room.`] };
+    }
+  }
+}
+
+function bandMask(size: number, { w, h }: { w: number; h: number }): Uint8Array {
+  const mask = new Uint8Array(size * size);
+  const [x0, y0] = [(size - w) / 2, (size - h) / 2];
+  for (let y = y0; y < y0 + h; y++) mask.fill(1, y * size + x0, y * size + x0 + w);
+  return mask;
+}
+
+function draw(cfg: RenderConfig, spec: NonNullable<RenderConfig['centerText']>, line: TextLine, cells: { w: number; h: number }, covered: Uint8Array, layout: Layout, eccLimited: boolean): Decorations {
+  const { size } = layout;
+  const [x0, y0] = [(size - cells.w) / 2, (size - cells.h) / 2];
+  const cx = layout.originX + (size * layout.modulePx) / 2;
+  const baseline = layout.originY + (size * layout.modulePx) / 2 + line.capHeight / 2;
+  const left = cx - line.width / 2;
+  const corrections: Correction[] = [];
+  const warnings: string[] = [];
+  if (spec.fontSize !== undefined && line.size < spec.fontSize) {
+    const reason = eccLimited
+      ? `a larger band would hide more modules than error correction (ECC ${cfg.eccLevel}) recovers with margin`
+      : 'the text is wider than the code at that size';
+    corrections.push({ field: 'centerText.fontSize', from: spec.fontSize, to: Math.round(line.size * 10) / 10, reason });
+  }
+  if (line.truncated) warnings.push(`centerText was shortened to "${line.text}" to fit the code.`);
+  if (line.missing.length) warnings.push(`centerText: no bundled font has ${line.missing.join(' ')}; drawn as "?".`);
+  return {
+    layers: {
+      below: [],
+      above: [
+        { kind: 'path', space: 'symbol', d: `M${x0} ${y0}h${cells.w}v${cells.h}h${-cells.w}z`, paint: solid(parseHex(spec.backgroundColor ?? cfg.backgroundColor)) },
+        { kind: 'path', space: 'canvas', d: lineOutline(line, (x) => [1, 0, 0, 1, left + x, baseline]), paint: solid(parseHex(spec.color ?? cfg.primaryColor)) },
+      ],
+    },
+    cleared: covered,
+    corrections,
+    warnings,
+  };
+}
