@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AiSettings } from '../../src/ai/settings.js';
+import { encodePng } from '../../src/render/formats/png.js';
 import { baseUrlOf, ERRORS, startFakeVendor, success, type FakeVendor, type Reply, type WireKind } from '../ai/fake-vendor.js';
 import { captureConsole, expectNoSecret } from '../ai/secrets.js';
 import { decodeOne } from '../helpers/decode.js';
@@ -346,7 +347,9 @@ describe('what the model gets wrong is cleaned, or refused as AI_CONFIG_INVALID'
     const contrast = await generate({});
     expectError(contrast, 422, 'AI_CONFIG_INVALID');
     expect(contrast.body.error).toMatch(/contrast[\s\S]*lower creativity/);
-    expectError(await generate({ logoUrl: 'https://example.com/logo.png' }), 422, 'AI_CONFIG_INVALID');
+    // An inline logo: a logo URL would be fetched first, and tests reach no host but loopback.
+    const logo = encodePng({ kind: 'indexed', width: 8, height: 8, pixels: new Uint8Array(64).fill(1), palette: [{ r: 255, g: 255, b: 255, a: 255 }, { r: 200, g: 0, b: 0, a: 255 }] });
+    expectError(await generate({ logoBase64: Buffer.from(logo).toString('base64') }), 422, 'AI_CONFIG_INVALID');
   });
 
   it('a config with nothing usable → AI_CONFIG_INVALID', async () => {
