@@ -3,7 +3,10 @@
  * The same seed always gives the same design, so a failing case can be replayed.
  */
 import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES } from '../../src/design/finder-eyes.js';
+import { FONT_FAMILIES } from '../../src/design/fonts.js';
+import { FRAME_STYLES } from '../../src/design/frames.js';
 import { MODULE_SHAPES } from '../../src/design/module-shapes.js';
+import { encodePng } from '../../src/render/formats/png.js';
 
 export function prng(seed: number) {
   let s = seed >>> 0 || 1;
@@ -40,6 +43,28 @@ function gradient(rnd: ReturnType<typeof prng>, light: number) {
   };
 }
 
+/** A small emblem (a disc in a random colour) as a PNG upload, base64. */
+function emblem(rnd: ReturnType<typeof prng>): string {
+  const n = 48;
+  const pixels = new Uint8Array(n * n);
+  for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) pixels[y * n + x] = Math.hypot(x - 23.5, y - 23.5) < 21 ? 1 : 0;
+  const c = { r: rnd.int(0, 200), g: rnd.int(0, 200), b: rnd.int(0, 200), a: 255 };
+  return Buffer.from(encodePng({ kind: 'indexed', width: n, height: n, pixels, palette: [{ r: 255, g: 255, b: 255, a: 0 }, c] })).toString('base64');
+}
+
+/** A soft two-colour "photo" as a PNG upload, base64. */
+function photo(rnd: ReturnType<typeof prng>): string {
+  const [w, h] = [64, 48];
+  const a = [rnd.int(0, 255), rnd.int(0, 255), rnd.int(0, 255)];
+  const b = [rnd.int(0, 255), rnd.int(0, 255), rnd.int(0, 255)];
+  const pixels = new Uint8Array(w * h * 4);
+  for (let i = 0; i < w * h; i++) {
+    const t = ((i % w) + Math.floor(i / w)) / (w + h);
+    pixels.set([...a.map((v, k) => Math.round(v + (b[k]! - v) * t)), 255], i * 4);
+  }
+  return Buffer.from(encodePng({ kind: 'rgba', width: w, height: h, pixels })).toString('base64');
+}
+
 const WORDS = ['menu', 'café', 'straße', '東京', 'event', 'ticket', 'wifi', '🌸', 'promo', 'naïve', 'order', 'shop'];
 
 export function randomDesign(seed: number): Record<string, unknown> {
@@ -69,5 +94,20 @@ export function randomDesign(seed: number): Record<string, unknown> {
   if (rnd.chance(0.15)) d.finderEyes = [0, 1, 2].map(() => ({ outerColor: colour(rnd, fgLight), rotation: rnd.pick([0, 90, 180, 270]), flip: rnd.pick(['none', 'horizontal', 'vertical']) }));
   if (rnd.chance(0.15)) d.alignmentColor = colour(rnd, fgLight);
   if (rnd.chance(0.15)) d.timingColor = colour(rnd, fgLight);
+  if (rnd.chance(0.3)) {
+    d.frameStyle = rnd.pick(FRAME_STYLES);
+    if (rnd.chance(0.8)) d.ctaText = Array.from({ length: rnd.int(1, 4) }, () => rnd.pick(WORDS)).join(' ');
+  }
+  if (rnd.chance(0.3)) d.fontFamily = rnd.pick(FONT_FAMILIES);
+  if (rnd.chance(0.15)) d.qrShapeRadius = rnd.int(0, 50);
+  if (rnd.chance(0.1)) d.centerText = { text: rnd.pick(WORDS) };
+  if (rnd.chance(0.2)) {
+    d.logoBase64 = emblem(rnd);
+    d.logoSizePercent = rnd.int(8, 30);
+    d.logoPlateShape = rnd.pick(['none', 'square', 'rounded', 'circle']);
+    // A logo needs ECC H; an explicit lower level with a logo over 25 % is a client error, not a design.
+    delete d.eccLevel;
+  }
+  if (rnd.chance(0.1)) d.backgroundImageBase64 = photo(rnd);
   return d;
 }
