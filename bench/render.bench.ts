@@ -33,6 +33,24 @@ const svg = sceneToSvg(scene);
 const raster = rasterizeFlat(grid, scene);
 const expected = new TextEncoder().encode(STANDARD);
 
+/** A 128 px logo: a filled disc, as a real PNG upload would arrive. */
+const logo = (() => {
+  const n = 128;
+  const pixels = new Uint8Array(n * n);
+  for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) pixels[y * n + x] = Math.hypot(x - 63.5, y - 63.5) < 60 ? 1 : 0;
+  return encodePng({ kind: 'indexed', width: n, height: n, pixels, palette: [parseHex('#FFFFFF00'), parseHex('#C62828')] });
+})();
+const styled: RenderConfig = {
+  ...config,
+  moduleShape: 'rounded',
+  finderOuterShape: 'extra-rounded',
+  finderInnerShape: 'dot',
+  eccLevel: 'H',
+  foregroundGradient: { type: 'linear', rotation: 45, stops: [{ offset: 0, color: '#0D47A1' }, { offset: 1, color: '#6A1B9A' }] },
+};
+const styledOut = await render({ config: styled, assets: { logo } });
+if (!styledOut.ok || styledOut.corrections.length) throw new Error(`the styled bench case must render as given: ${JSON.stringify(styledOut)}`);
+
 const sizes = {
   ours: (await render({ config, assets: {} })) as { ok: true; bytes: Uint8Array },
   nodeQrcode: await QRCode.toBuffer(STANDARD, { errorCorrectionLevel: 'M', width: 800, margin: 4 }),
@@ -49,6 +67,7 @@ bench
   .add('stage: png, 1-bit', () => { encodePng(raster); })
   .add('stage: verify (decode + contrast + quiet zone)', async () => { await verifyRaster({ raster, exact: true, layout, expected, foreground: BLACK, background: WHITE }); })
   .add('whole verified render, 800 px png (ours)', async () => { await render({ config, assets: {} }); })
+  .add('styled verified render, 800 px png (rounded, gradient, logo)', async () => { await render({ config: styled, assets: { logo } }); })
   .add('peer: node-qrcode toBuffer 800 px (unverified)', async () => { await QRCode.toBuffer(STANDARD, { errorCorrectionLevel: 'M', width: 800, margin: 4 }); });
 
 await bench.run();
@@ -66,4 +85,6 @@ const ours = median('whole verified render, 800 px png (ours)');
 const peer = median('peer: node-qrcode toBuffer 800 px (unverified)');
 console.log(`whole verified render: median ${ours.toFixed(2)} ms (target ≤ 8 ms): ${ours <= 8 ? 'met' : 'NOT met'}`);
 console.log(`node-qrcode: median ${peer.toFixed(2)} ms → ours is ${(peer / ours).toFixed(1)}× faster (target ≥ 8×): ${peer / ours >= 8 ? 'met' : 'NOT met'}`);
+const styledMedian = median('styled verified render, 800 px png (rounded, gradient, logo)');
+console.log(`styled verified render: median ${styledMedian.toFixed(2)} ms (target ≤ 15 ms): ${styledMedian <= 15 ? 'met' : 'NOT met'}`);
 console.log(`png size: ours ${sizes.ours.bytes.byteLength} B (target ≤ 2048 B), node-qrcode ${sizes.nodeQrcode.byteLength} B`);

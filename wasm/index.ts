@@ -16,37 +16,39 @@ const require = createRequire(import.meta.url);
 const bytes = (specifier: string): Uint8Array<ArrayBuffer> => new Uint8Array(readFileSync(require.resolve(specifier)));
 const compile = (specifier: string): Promise<WebAssembly.Module> => WebAssembly.compile(bytes(specifier));
 
-let ready: Promise<void> | undefined;
-let codecs: Promise<void> | undefined;
+/** Memoises an initialiser: the first call starts it, every later call shares its promise. */
+const once = (init: () => Promise<unknown>) => {
+  let started: Promise<void> | undefined;
+  return (): Promise<void> => (started ??= init().then(() => undefined));
+};
 
 /**
- * The image codecs alone (jsquash JPEG, WebP and PNG), idempotent like initWasm: for a process that sets up
- * resvg and zxing its own way, such as a test that both makes images and decodes them with its own helpers.
+ * Each image codec is instantiated on first use, not at worker start: a worker that never writes a JPEG
+ * never holds mozjpeg's memory (about 20–40 MB of WASM heap per codec and worker).
  */
-export function initCodecs(): Promise<void> {
-  codecs ??= (async () => {
+export const codecs = {
+  jpegEncoder: once(() => compile('@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm').then((m) => initJpegEncode(m))),
+  jpegDecoder: once(() => compile('@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm').then((m) => initJpegDecode(m))),
+  webpEncoder: once(async () => {
     // The webp encoder picks its SIMD or plain build by feature detection; give it the matching bytes.
     const { simd } = await import('wasm-feature-detect');
-    const webpEncoder = (await simd()) ? '@jsquash/webp/codec/enc/webp_enc_simd.wasm' : '@jsquash/webp/codec/enc/webp_enc.wasm';
-    await Promise.all([
-      compile('@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm').then((m) => initJpegEncode(m)),
-      compile('@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm').then((m) => initJpegDecode(m)),
-      compile(webpEncoder).then((m) => initWebpEncode(m)),
-      compile('@jsquash/webp/codec/dec/webp_dec.wasm').then((m) => initWebpDecode(m)),
-      compile('@jsquash/png/codec/pkg/squoosh_png_bg.wasm').then((m) => initPngDecode(m)),
-    ]);
-  })();
-  return codecs;
-}
+    const module = await compile((await simd()) ? '@jsquash/webp/codec/enc/webp_enc_simd.wasm' : '@jsquash/webp/codec/enc/webp_enc.wasm');
+    await initWebpEncode(module);
+  }),
+  webpDecoder: once(() => compile('@jsquash/webp/codec/dec/webp_dec.wasm').then((m) => initWebpDecode(m))),
+  pngDecoder: once(() => compile('@jsquash/png/codec/pkg/squoosh_png_bg.wasm').then((m) => initPngDecode(m))),
+};
 
-/** Idempotent: the first call instantiates everything, later calls share that promise. */
+/** Every image codec at once: for a process (a test) that makes and reads images with its own helpers. */
+export const initCodecs = (): Promise<void> => Promise.all(Object.values(codecs).map((init) => init())).then(() => undefined);
+
+let ready: Promise<void> | undefined;
+
+/** Idempotent: resvg and zxing, which every render uses, instantiated once per worker at start. */
 export function initWasm(): Promise<void> {
-  ready ??= (async () => {
-    await Promise.all([
-      initResvg(bytes('@resvg/resvg-wasm/index_bg.wasm')),
-      prepareZXingModule({ overrides: { wasmBinary: bytes('zxing-wasm/reader/zxing_reader.wasm').buffer }, fireImmediately: true }),
-      initCodecs(),
-    ]);
-  })();
+  ready ??= Promise.all([
+    initResvg(bytes('@resvg/resvg-wasm/index_bg.wasm')),
+    prepareZXingModule({ overrides: { wasmBinary: bytes('zxing-wasm/reader/zxing_reader.wasm').buffer }, fireImmediately: true }),
+  ]).then(() => undefined);
   return ready;
 }

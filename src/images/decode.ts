@@ -1,4 +1,5 @@
 import decodePng from '@jsquash/png/decode.js';
+import { codecs } from '../../wasm/index.js';
 import omggif from 'omggif';
 import { ApiError } from '../errors.js';
 import { decodeLossy } from '../render/formats/lossy.js';
@@ -38,7 +39,10 @@ function decodeGif(b: Uint8Array, field: string): RgbaRaster {
 }
 
 const DECODERS: Record<ImageType, (b: Uint8Array, field: string) => RgbaRaster | Promise<RgbaRaster>> = {
-  png: async (b) => fromImageData(await decodePng(b.slice().buffer)),
+  png: async (b) => {
+    await codecs.pngDecoder();
+    return fromImageData(await decodePng(b.slice().buffer));
+  },
   jpg: (b) => decodeLossy('jpg', b),
   webp: (b) => decodeLossy('webp', b),
   gif: decodeGif,

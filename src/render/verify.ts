@@ -22,7 +22,8 @@ export interface Verification {
   failures: string[];
   /**
    * Robustness, 0–100: 25 for decoding as seen from afar (the reduced image), plus 25 for each harsher
-   * trial that still decodes (see `scanTrials`). A code that decodes only at full size scores 10.
+   * trial that still decodes: about 2 px per module, a 3×3 blur, contrast halved (blur and dim are tried
+   * together first; passing that counts for both). A code that decodes only at full size scores 10.
    */
   scanScore: number;
   scanTrials: { name: string; decoded: boolean }[];
@@ -65,8 +66,10 @@ function greyImage(r: Raster): GreyImage {
   const grey = new Uint8Array(r.width * r.height);
   const p = r.pixels;
   for (let i = 0, j = 0; i < grey.length; i++, j += 4) {
-    const a = p[j + 3]! / 255;
-    grey[i] = Math.round((0.299 * p[j]! + 0.587 * p[j + 1]! + 0.114 * p[j + 2]!) * a + 255 * (1 - a));
+    // Rec. 601 in 8-bit fixed point (77, 150, 29 sum to 256); translucent pixels over white.
+    const y = (77 * p[j]! + 150 * p[j + 1]! + 29 * p[j + 2]!) >> 8;
+    const a = p[j + 3]!;
+    grey[i] = a === 255 ? y : (y * a + 255 * (255 - a) + 127) / 255;
   }
   return { pix: grey, lut: IDENTITY, width: r.width, height: r.height };
 }
@@ -128,6 +131,11 @@ function dim(img: ImageData): ImageData {
   }
   return { data: out, width: img.width, height: img.height, colorSpace: 'srgb' } as ImageData;
 }
+
+const FAR = 'from further away (about 2 px per module)';
+const BLURRED = 'slightly out of focus (3×3 blur)';
+const DIM = 'in dim light (contrast halved)';
+const BLURRED_AND_DIM = 'out of focus and in dim light at once (counts for both)';
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i]);
 
@@ -195,14 +203,17 @@ export async function verifyRaster(input: VerifyInput): Promise<Verification> {
 
   const scanTrials: Verification['scanTrials'] = [];
   if (decodedAt === 'reduced') {
-    const trials: [string, () => ImageData][] = [
-      ['from further away (about 2 px per module)', () => reduce(seen, Math.max(1, Math.floor(layout.modulePx / 2)))],
-      ['slightly out of focus (3×3 blur)', () => blur(reduced)],
-      ['in dim light (contrast halved)', () => dim(reduced)],
-    ];
-    for (const [name, image] of trials) scanTrials.push({ name, decoded: await decodes(image(), FAST, expected) });
+    scanTrials.push({ name: FAR, decoded: await decodes(reduce(seen, Math.max(1, Math.floor(layout.modulePx / 2))), FAST, expected) });
+    // Blur and dim at once: a code that survives both together survives each alone, so one decode
+    // settles the usual case and only a weaker code pays for the two separate trials.
+    if (await decodes(dim(blur(reduced)), FAST, expected)) scanTrials.push({ name: BLURRED_AND_DIM, decoded: true });
+    else {
+      scanTrials.push({ name: BLURRED, decoded: await decodes(blur(reduced), FAST, expected) });
+      scanTrials.push({ name: DIM, decoded: await decodes(dim(reduced), FAST, expected) });
+    }
   }
-  const scanScore = decodedAt === 'reduced' ? 25 + 25 * scanTrials.filter((t) => t.decoded).length : decodedAt === 'full' ? 10 : 0;
+  const passed = scanTrials.reduce((n, t) => n + (t.decoded ? (t.name === BLURRED_AND_DIM ? 2 : 1) : 0), 0);
+  const scanScore = decodedAt === 'reduced' ? 25 + 25 * passed : decodedAt === 'full' ? 10 : 0;
 
   return { decoded: decodedAt !== null, decodedAt, contrastRatio: Math.round(contrast * 100) / 100, quietZoneModules, quietZoneClean: clean, failures, scanScore, scanTrials };
 }

@@ -2,6 +2,7 @@ import decodeJpeg from '@jsquash/jpeg/decode.js';
 import encodeJpeg from '@jsquash/jpeg/encode.js';
 import decodeWebp from '@jsquash/webp/decode.js';
 import encodeWebp from '@jsquash/webp/encode.js';
+import { codecs } from '../../../wasm/index.js';
 import { composite, WHITE } from '../color.js';
 import { toRgba, type Raster, type RgbaRaster } from '../raster.js';
 
@@ -21,6 +22,7 @@ function flattenOnWhite(rgba: Uint8ClampedArray): Uint8ClampedArray {
 }
 
 export async function encodeJpg(r: Raster): Promise<Uint8Array> {
+  await codecs.jpegEncoder();
   const buf = await encodeJpeg(imageData(flattenOnWhite(toRgba(r)), r.width, r.height), { quality: JPEG_QUALITY });
   return new Uint8Array(buf);
 }
@@ -30,12 +32,14 @@ export async function encodeJpg(r: Raster): Promise<Uint8Array> {
  * (a background image, gradients) is lossy at quality 90.
  */
 export async function encodeWebpImage(r: Raster, fewColours: boolean): Promise<Uint8Array> {
+  await codecs.webpEncoder();
   const buf = await encodeWebp(imageData(toRgba(r), r.width, r.height), fewColours ? { lossless: 1, quality: 75, method: 2 } : { quality: WEBP_QUALITY });
   return new Uint8Array(buf);
 }
 
 /** Decodes a JPEG or WebP we produced, so the verifier reads exactly what the client receives. */
 export async function decodeLossy(format: 'jpg' | 'webp', bytes: Uint8Array): Promise<RgbaRaster> {
+  await (format === 'jpg' ? codecs.jpegDecoder() : codecs.webpDecoder());
   const copy = bytes.slice().buffer;
   const img = format === 'jpg' ? await decodeJpeg(copy) : await decodeWebp(copy);
   return { kind: 'rgba', width: img.width, height: img.height, pixels: new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength) };

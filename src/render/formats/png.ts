@@ -108,15 +108,22 @@ function toPalette(rgba: Uint8Array): { pixels: Uint8Array; palette: Rgba[] } | 
   const words = new Uint32Array(rgba.buffer, rgba.byteOffset, rgba.byteLength / 4);
   const index = new Map<number, number>();
   const pixels = new Uint8Array(words.length);
+  // Neighbouring pixels are nearly always the same colour: reuse the last index before asking the map.
+  let last = -1;
+  let lastIndex = 0;
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    let k = index.get(w);
-    if (k === undefined) {
-      if (index.size === 256) return null;
-      k = index.size;
-      index.set(w, k);
+    if (w !== last) {
+      let k = index.get(w);
+      if (k === undefined) {
+        if (index.size === 256) return null;
+        k = index.size;
+        index.set(w, k);
+      }
+      last = w;
+      lastIndex = k;
     }
-    pixels[i] = k;
+    pixels[i] = lastIndex;
   }
   const palette = [...index.keys()].map((w) => ({ r: w & 0xff, g: (w >>> 8) & 0xff, b: (w >>> 16) & 0xff, a: w >>> 24 }));
   return { pixels, palette };
