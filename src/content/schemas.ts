@@ -6,6 +6,18 @@
  * IBAN checksum, dates) are enforced by the builders, which answer with the field at fault; the
  * descriptions document them so the published OpenAPI document tells the whole contract.
  */
+/** Contact fields shared by the vCard and MECARD helpers, so both check and document them alike. */
+const EMAIL = {
+  type: 'string',
+  maxLength: 254,
+  description: 'E-mail address such as name@example.com; checked loosely (one @, a dot in the domain, no spaces).',
+} as const;
+const WEBSITE = {
+  type: 'string',
+  maxLength: 1000,
+  description: 'Website: http:// or https:// (or no scheme) followed by a host with a dot, an optional port and path.',
+} as const;
+
 export const CONTENT_SCHEMAS = {
   wifi: {
     type: 'object',
@@ -63,16 +75,8 @@ export const CONTENT_SCHEMAS = {
           'Phone number: 3–15 digits, optionally a leading +, with spaces, dots, dashes or parentheses between ' +
           'them. Kept as written.',
       },
-      email: {
-        type: 'string',
-        maxLength: 254,
-        description: 'E-mail address such as name@example.com; checked loosely (one @, a dot in the domain, no spaces).',
-      },
-      url: {
-        type: 'string',
-        maxLength: 1000,
-        description: 'Website: http:// or https:// (or no scheme) followed by a host with a dot, an optional port and path.',
-      },
+      email: EMAIL,
+      url: WEBSITE,
       address: {
         type: 'string',
         maxLength: 500,
@@ -176,16 +180,8 @@ export const CONTENT_SCHEMAS = {
           'Phone number: 3–15 digits, optionally a leading +, with spaces, dots, dashes or parentheses between ' +
           'them. Spaces are removed in the payload.',
       },
-      email: {
-        type: 'string',
-        maxLength: 254,
-        description: 'E-mail address such as name@example.com; checked loosely (one @, a dot in the domain, no spaces).',
-      },
-      url: {
-        type: 'string',
-        maxLength: 1000,
-        description: 'Website: http:// or https:// (or no scheme) followed by a host with a dot, an optional port and path.',
-      },
+      email: EMAIL,
+      url: WEBSITE,
       address: { type: 'string', maxLength: 500, description: 'Postal address as free text; line breaks allowed.' },
       note: { type: 'string', maxLength: 1000, description: 'Free-text note; line breaks allowed. At most 1000 characters.' },
     },

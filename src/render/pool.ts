@@ -1,16 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { RenderOutcome, RenderSuccess, RenderTask } from './types.js';
 
-export interface PoolOptions {
-  workers: number;
-  maxQueue: number;
-  taskTimeoutMs: number;
-  workerHeapMb: number;
-  heavyPixels: number;
-  heavyConcurrency: number;
-}
+export type PoolOptions = Pick<Config, 'workers' | 'maxQueue' | 'taskTimeoutMs' | 'workerHeapMb' | 'heavyPixels' | 'heavyConcurrency'>;
 
 export interface PoolStats {
   workers: number;

@@ -154,17 +154,7 @@ export const unescapeText = (value: string): string =>
 
 // ---- Deterministic random text ------------------------------------------------------------------------
 
-/** Mulberry32: a seeded generator, so a failing case is reproducible. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../helpers/seeded-random.js';
 
 /** Characters that stress escaping and folding: every special, accents, CJK, emoji (one with ZWJ). */
 export const TRICKY = [';', ',', ':', '\\', '"', ' ', 'a', 'Z', '7', 'é', 'ß', 'Ø', '中', '文', '日', '😀', '👩‍💻', '€', 'n', 'N', 'P', 'S', 'H', 'T'];

@@ -1,16 +1,6 @@
 import type { EccLevel, QrSymbol } from '../../src/qr/types.js';
 
-/** Deterministic PRNG (mulberry32) so a failing case can be replayed from its seed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom as rng } from '../helpers/seeded-random.js';
 
 export const pick = <T>(r: () => number, items: readonly T[]): T => items[Math.floor(r() * items.length)];
 
