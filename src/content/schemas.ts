@@ -7,6 +7,8 @@
  * descriptions document them so the published OpenAPI document tells the whole contract.
  */
 /** Contact fields shared by the vCard and MECARD helpers, so both check and document them alike. */
+const FIRST_NAME = { type: 'string', maxLength: 100, description: 'Given name. One line, at most 100 characters.' } as const;
+const LAST_NAME = { type: 'string', maxLength: 100, description: 'Family name. One line, at most 100 characters.' } as const;
 const EMAIL = {
   type: 'string',
   maxLength: 254,
@@ -60,8 +62,8 @@ export const CONTENT_SCHEMAS = {
       'when neither name is given.',
     additionalProperties: false,
     properties: {
-      firstName: { type: 'string', maxLength: 100, description: 'Given name. One line, at most 100 characters.' },
-      lastName: { type: 'string', maxLength: 100, description: 'Family name. One line, at most 100 characters.' },
+      firstName: FIRST_NAME,
+      lastName: LAST_NAME,
       organization: {
         type: 'string',
         maxLength: 200,
@@ -171,8 +173,8 @@ export const CONTENT_SCHEMAS = {
       'A contact in the compact MECARD format (NTT DoCoMo). At least one of firstName or lastName must be given and non-blank.',
     additionalProperties: false,
     properties: {
-      firstName: { type: 'string', maxLength: 100, description: 'Given name. One line, at most 100 characters.' },
-      lastName: { type: 'string', maxLength: 100, description: 'Family name. One line, at most 100 characters.' },
+      firstName: FIRST_NAME,
+      lastName: LAST_NAME,
       phone: {
         type: 'string',
         maxLength: 40,

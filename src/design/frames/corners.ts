@@ -34,13 +34,16 @@ function marksAround(box: Box, mark: Mark, stroke: number, arm: number): Loop[] 
   ];
 }
 
+/** Both mark styles take a margin, the gap and the stroke on every side, and the caption's band below. */
+const markInsets: Frame['insets'] = ({ u, caption }) => {
+  const side = (U.margin + SPACE + STROKE) * u;
+  return insetsOf(side, side, side + (caption ? U.caption * u : 0), side);
+};
+
 /** A camera's focus brackets around the code and the caption under it. */
 export const focus: Frame = {
   slot: false,
-  insets: ({ u, caption }) => {
-    const side = (U.margin + SPACE + STROKE) * u;
-    return insetsOf(side, side, side + (caption ? U.caption * u : 0), side);
-  },
+  insets: markInsets,
   draw: (box, { u, caption }) => {
     const g = SPACE * u;
     const below = caption ? U.caption * u : 0;
@@ -53,10 +56,7 @@ export const focus: Frame = {
 /** Rounded viewfinder marks at the code's corners; a caption, if any, under them. */
 export const scanCorners: Frame = {
   slot: false,
-  insets: ({ u, caption }) => {
-    const side = (U.margin + SPACE + STROKE) * u;
-    return insetsOf(side, side, side + (caption ? U.caption * u : 0), side);
-  },
+  insets: markInsets,
   draw: (box, { u, caption }) => {
     const g = SPACE * u;
     const t = STROKE * u;
