@@ -85,3 +85,7 @@ export class ApiError extends Error {
 }
 
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
+
+/** CONTENT_TOO_LONG with the figures, from the main thread's capacity check and from the encoder alike. */
+export const contentTooLong = (bitsNeeded: number, bitsAvailable: number, ecc: string): ApiError =>
+  new ApiError('CONTENT_TOO_LONG', `The content needs ${bitsNeeded} bits, more than a QR code holds at ECC ${ecc} (${bitsAvailable}). Shorten it or use a lower eccLevel.`, 'content');

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiError } from '../errors.js';
+import { ApiError, contentTooLong } from '../errors.js';
 import { measure } from '../qr/encode.js';
 import type { RequestContext } from '../http/router.js';
 import { QR_DEFAULTS } from '../schema/qr-config.js';
@@ -21,32 +21,26 @@ export interface PreparedRender {
  */
 export function prepareRender(body: QrConfigBody, assets: RenderAssets): PreparedRender {
   const corrections: Correction[] = [];
-  const warnings: string[] = [];
   const hasLogo = assets.logo !== undefined || body.logoUrl !== undefined;
   const config: RenderConfig = {
     ...QR_DEFAULTS,
     content: body.content,
     ...pick(body),
   };
-  if (hasLogo) {
-    if (config.logoSizePercent > 25 && body.eccLevel !== undefined && body.eccLevel !== 'H') {
-      throw new ApiError('LOGO_TOO_LARGE', `logoSizePercent ${config.logoSizePercent} needs eccLevel H (got ${body.eccLevel}).`, 'logoSizePercent');
-    }
-    if (config.eccLevel !== 'H') {
-      corrections.push({ field: 'eccLevel', from: config.eccLevel, to: 'H', reason: 'a logo covers modules; ECC H recovers them' });
-      config.eccLevel = 'H';
-    }
+  if (hasLogo && config.logoSizePercent > 25 && body.eccLevel !== undefined && body.eccLevel !== 'H') {
+    throw new ApiError('LOGO_TOO_LARGE', `logoSizePercent ${config.logoSizePercent} needs eccLevel H (got ${body.eccLevel}).`, 'logoSizePercent');
   }
-  if (config.centerText && config.eccLevel !== 'H') {
-    corrections.push({ field: 'eccLevel', from: config.eccLevel, to: 'H', reason: 'the centre-text band covers modules; ECC H recovers them' });
+  const cover = hasLogo ? 'a logo' : config.centerText ? 'the centre-text band' : undefined;
+  if (cover && config.eccLevel !== 'H') {
+    corrections.push({ field: 'eccLevel', from: config.eccLevel, to: 'H', reason: `${cover} covers modules; ECC H recovers them` });
     config.eccLevel = 'H';
   }
   // Cheap on the main thread (about a microsecond), so an impossible payload never takes a pool slot.
   const { bitsNeeded, bitsAvailable } = measure(config.content, config.eccLevel);
   if (bitsNeeded > bitsAvailable) {
-    throw new ApiError('CONTENT_TOO_LONG', `The content needs ${bitsNeeded} bits, more than a QR code holds at ECC ${config.eccLevel} (${bitsAvailable}). Shorten it or use a lower eccLevel.`, 'content');
+    throw contentTooLong(bitsNeeded, bitsAvailable, config.eccLevel);
   }
-  return { config, corrections, warnings };
+  return { config, corrections, warnings: [] };
 }
 
 /** Fields that stay on the main thread: how to answer, and image sources (their bytes travel as assets). */

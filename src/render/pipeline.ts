@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { decorate, decorationInsets, type Decorations } from '../design/decorations.js';
 import { gridFromSymbol, type ModuleGrid } from '../design/grid.js';
-import { ApiError } from '../errors.js';
+import { ApiError, contentTooLong } from '../errors.js';
 import { encode } from '../qr/encode.js';
 import { DataTooLongError, type QrSymbol } from '../qr/types.js';
 import { FILE_FORMATS } from '../schema/qr-config.js';
@@ -33,7 +33,7 @@ function encodeSymbol(cfg: RenderConfig): QrSymbol {
     return encode(cfg.content, { ecc: cfg.eccLevel, minVersion: cfg.minVersion, mask: cfg.maskPattern });
   } catch (e) {
     if (e instanceof DataTooLongError) {
-      throw new ApiError('CONTENT_TOO_LONG', `The content needs ${e.bitsNeeded} bits, more than a QR code holds at ECC ${cfg.eccLevel} (${e.bitsAvailable}). Shorten it or use a lower eccLevel.`, 'content');
+      throw contentTooLong(e.bitsNeeded, e.bitsAvailable, cfg.eccLevel);
     }
     throw e;
   }
