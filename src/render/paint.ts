@@ -22,9 +22,6 @@ export function paintOf(color: string, gradient: GradientSpec | undefined, box: 
   return { kind: gradient.type, stops, rotation: gradient.rotation ?? 0, box };
 }
 
-/** Every colour a paint can show: what contrast checks must hold for. */
-export const colorsOf = (p: Paint): Rgba[] => (p.kind === 'solid' ? [p.color] : p.stops.map((s) => s.color));
-
 export const samePaint = (a: Paint, b: Paint): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** The colour of a gradient at `t` (0–1), interpolated linearly in sRGB between the stops around it. */
