@@ -2,7 +2,7 @@
  * Loads every WASM module a render worker uses, once per worker, from the bytes shipped in node_modules:
  * no network, no CDN. Each codec's own loader would otherwise try to fetch its .wasm by URL.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { initWasm as initResvg } from '@resvg/resvg-wasm';
 import { init as initJpegDecode } from '@jsquash/jpeg/decode.js';
@@ -42,11 +42,30 @@ export const codecs = {
 /** Every image codec at once: for a process (a test) that makes and reads images with its own helpers. */
 export const initCodecs = (): Promise<void> => Promise.all(Object.values(codecs).map((init) => init())).then(() => undefined);
 
+let kernel: WebAssembly.Module | undefined;
+
+/**
+ * Our own raster kernel (wasm/assembly/raster.ts), compiled by `npm run build` next to this module in
+ * dist/wasm; when this module runs from source (under vitest) it is found in dist all the same.
+ */
+function kernelBytes(): Uint8Array<ArrayBuffer> {
+  const built = new URL('./raster.wasm', import.meta.url);
+  const fromSource = new URL('../dist/wasm/raster.wasm', import.meta.url);
+  return new Uint8Array(readFileSync(existsSync(built) ? built : fromSource));
+}
+
+/** The compiled raster kernel; initWasm compiles it once per thread. */
+export function rasterKernel(): WebAssembly.Module {
+  if (!kernel) throw new Error('initWasm() must finish before rendering');
+  return kernel;
+}
+
 let ready: Promise<void> | undefined;
 
-/** Idempotent: resvg and zxing, which every render uses, instantiated once per worker at start. */
+/** Idempotent: resvg, zxing and our raster kernel, which every render uses, loaded once per worker at start. */
 export function initWasm(): Promise<void> {
   ready ??= Promise.all([
+    WebAssembly.compile(kernelBytes()).then((m) => { kernel = m; }),
     initResvg(bytes('@resvg/resvg-wasm/index_bg.wasm')),
     prepareZXingModule({ overrides: { wasmBinary: bytes('zxing-wasm/reader/zxing_reader.wasm').buffer }, fireImmediately: true }),
   ]).then(() => undefined);

@@ -152,6 +152,6 @@ export async function backgroundImageDecoration(cfg: RenderConfig, bytes: Uint8A
     corrections.push({ field: 'backgroundImageOpacity', from: requested, to: opacity, reason: `the image behind the code would leave the modules under ${MIN_CONTRAST}:1 contrast` });
     warnings.push(`The background image opacity was lowered from ${requested} to ${opacity} so the modules keep ${MIN_CONTRAST}:1 contrast.`);
   }
-  const below = opacity > 0 ? [{ kind: 'image' as const, space: 'canvas' as const, box, png: encodePng(px), opacity: 1 }] : [];
+  const below = opacity > 0 ? [{ kind: 'image' as const, space: 'canvas' as const, box, image: px, png: encodePng(px), opacity: 1 }] : [];
   return { layers: { below, above: [] }, corrections, warnings };
 }

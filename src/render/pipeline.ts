@@ -10,7 +10,7 @@ import { decodeLossy, encodeJpg, encodeWebpImage } from './formats/lossy.js';
 import { sceneToPdf } from './formats/pdf.js';
 import { encodePng } from './formats/png.js';
 import { computeLayout, type Layout } from './layout.js';
-import { rasterizeFlat, rasterizeSvg, type Raster } from './raster.js';
+import { rasterizeFlat, rasterizeScene, rasterizeSvg, type Raster } from './raster.js';
 import { buildScene, type Scene } from './scene.js';
 import { sceneToSvg } from './svg.js';
 import type { RenderConfig, RenderSuccess, RenderTask } from './types.js';
@@ -39,14 +39,26 @@ function encodeSymbol(cfg: RenderConfig): QrSymbol {
   }
 }
 
-interface Drawn { scene: Scene; grid: ModuleGrid; svg?: string }
+/** What a render draws, before any file is written: the symbol, where it sits, and the scene. */
+export interface Designed { symbol: QrSymbol; layout: Layout; grid: ModuleGrid; scene: Scene; decorations: Decorations }
 
-function draw(cfg: RenderConfig, grid: ModuleGrid, layout: Layout, decorations: Decorations, needSvg: boolean): Drawn {
+/**
+ * The design stages: encode → layout → decorations → scene. `lap` is called after each, for timings.
+ * Exported for the tests and tools that draw a design without writing a file.
+ */
+export async function designScene(task: RenderTask, lap: (stage: string) => void = () => {}): Promise<Designed> {
+  const cfg = task.config;
+  const symbol = encodeSymbol(cfg);
+  lap('encode');
+  const layout = computeLayout(symbol.size, cfg, (w, h) => decorationInsets(cfg, w, h));
+  checkCanvasBudget(layout);
+  const plain = gridFromSymbol(symbol);
+  const decorations = await decorate(cfg, task.assets, plain, layout);
+  lap('decorate');
+  const grid = decorations.cleared ? { ...plain, cleared: decorations.cleared } : plain;
   const scene = buildScene(grid, layout, cfg, seedOf(cfg.content), decorations.layers);
-  if (!needSvg && scene.flat) return { scene, grid };
-  const svg = sceneToSvg(scene);
-  checkVectorBudget(svg.length);
-  return { scene, grid, svg };
+  lap('scene');
+  return { symbol, layout, grid, scene, decorations };
 }
 
 /** Refuses a vector document over budget, before it is rasterized or turned into a PDF. */
@@ -63,7 +75,13 @@ export function checkCanvasBudget(layout: Layout): void {
   }
 }
 
-const rasterOf = (d: Drawn, width: number): Raster => (d.scene.flat ? rasterizeFlat(d.grid, d.scene) : rasterizeSvg(d.svg!, width));
+/**
+ * The pixels of a raster export: a flat scene filled run by run, anything else drawn by our raster kernel.
+ * A vector export is checked through resvg instead, which reads the very SVG document delivered (the PDF
+ * is written from the same scene), at its own size, as a viewer shows it at 100 %.
+ */
+const rasterOf = (d: Designed): Raster => (d.scene.flat ? rasterizeFlat(d.grid, d.scene) : rasterizeScene(d.scene));
+const vectorCheckOf = (d: Designed, svg: string): Raster => (d.scene.flat ? rasterizeFlat(d.grid, d.scene) : rasterizeSvg(svg, d.layout.width));
 
 /**
  * Renders one QR export and verifies it: encode → layout → decorations → scene → (svg) → raster → file →
@@ -81,42 +99,33 @@ export async function renderOnce(task: RenderTask): Promise<RenderSuccess> {
   };
 
   const weakest = weakestContrast(cfg);
-  const symbol = encodeSymbol(cfg);
-  lap('encode');
-  const layout = computeLayout(symbol.size, cfg, (w, h) => decorationInsets(cfg, w, h));
-  checkCanvasBudget(layout);
+  const designed = await designScene(task, lap);
+  const { symbol, layout, decorations } = designed;
   const format = cfg.fileFormat;
-  const vector = format === 'svg' || format === 'pdf';
-  const plain = gridFromSymbol(symbol);
-  const decorations = await decorate(cfg, task.assets, plain, layout);
-  lap('decorate');
-  const grid = decorations.cleared ? { ...plain, cleared: decorations.cleared } : plain;
-  const drawn = draw(cfg, grid, layout, decorations, vector);
-  lap('scene');
 
   let bytes: Uint8Array;
   let checked: Raster;
-  if (vector) {
-    bytes = format === 'svg' ? utf8.encode(drawn.svg!) : await sceneToPdf(drawn.scene);
+  if (format === 'svg' || format === 'pdf') {
+    const svg = sceneToSvg(designed.scene);
+    checkVectorBudget(svg.length);
+    bytes = format === 'svg' ? utf8.encode(svg) : await sceneToPdf(designed.scene);
     lap(format);
-    // The PDF is drawn from the same scene as the SVG, so rasterizing the SVG checks the PDF's geometry;
-    // at its own size, as a viewer shows it at 100 %.
-    checked = rasterOf(drawn, layout.width);
+    checked = vectorCheckOf(designed, svg);
     lap('raster');
   } else {
-    const raster = rasterOf(drawn, layout.width);
+    const raster = rasterOf(designed);
     lap('raster');
     if (format === 'png') {
       bytes = encodePng(raster);
       checked = raster;
     } else {
-      bytes = format === 'jpg' ? await encodeJpg(raster) : await encodeWebpImage(raster, drawn.scene.flat);
+      bytes = format === 'jpg' ? await encodeJpg(raster) : await encodeWebpImage(raster, designed.scene.flat);
       checked = await decodeLossy(format, bytes);
     }
     lap(format);
   }
 
-  const verification = await verifyRaster({ raster: checked, exact: drawn.scene.flat, layout, expected: utf8.encode(cfg.content), foreground: weakest.foreground, background: weakest.background });
+  const verification = await verifyRaster({ raster: checked, exact: designed.scene.flat, layout, expected: utf8.encode(cfg.content), foreground: weakest.foreground, background: weakest.background });
   lap('verify');
 
   return {

@@ -3,6 +3,7 @@ import type { ModuleGrid } from '../design/grid.js';
 import { modulesPath } from '../design/module-shapes.js';
 import { ModuleRole } from '../qr/types.js';
 import type { Layout } from './layout.js';
+import type { RgbaRaster } from './raster.js';
 import { paintOf, samePaint, type Box, type Paint } from './paint.js';
 import type { EyeOverride, RenderConfig } from './types.js';
 
@@ -16,8 +17,11 @@ export type Affine = [number, number, number, number, number, number];
 export type Space = 'symbol' | 'canvas';
 
 export interface PathLayer { kind: 'path'; space: Space; d: string; paint: Paint; transform?: Affine }
-/** A raster image (PNG bytes) placed in a box; decorative images sit below the code, logos above it. */
-export interface ImageLayer { kind: 'image'; space: Space; box: Box; png: Uint8Array; opacity: number }
+/**
+ * A raster image placed in a box, as pixels (for the raster exports) and as the PNG the vector exports
+ * embed; decorative images sit below the code, logos above it.
+ */
+export interface ImageLayer { kind: 'image'; space: Space; box: Box; image: RgbaRaster; png: Uint8Array; opacity: number }
 export type Layer = PathLayer | ImageLayer;
 
 /**
@@ -41,7 +45,8 @@ export interface ExtraLayers { below: Layer[]; above: Layer[] }
 /** Top-left module of each finder pattern, in the order EyeIndex names them. */
 const eyeOrigins = (size: number): [number, number][] => [[0, 0], [size - 7, 0], [0, size - 7]];
 
-const multiply = (m: Affine, n: Affine): Affine => [
+/** The affine `m` applied after `n`, as SVG nests transforms. */
+export const multiply = (m: Affine, n: Affine): Affine => [
   m[0] * n[0] + m[2] * n[1], m[1] * n[0] + m[3] * n[1],
   m[0] * n[2] + m[2] * n[3], m[1] * n[2] + m[3] * n[3],
   m[0] * n[4] + m[2] * n[5] + m[4], m[1] * n[4] + m[3] * n[5] + m[5],

@@ -1,0 +1,156 @@
+import { rasterKernel } from '../../wasm/index.js';
+import { colorAt, linearEnds, radialCircle, type Paint } from './paint.js';
+import type { RgbaRaster } from './raster.js';
+import type { Edges } from './flatten.js';
+import type { Affine } from './scene.js';
+
+/** The exports of wasm/assembly/raster.ts. */
+interface Kernel {
+  memory: WebAssembly.Memory;
+  accumulate(edges: number, n: number, acc: number, width: number, height: number): void;
+  fill(acc: number, canvas: number, width: number, x0: number, y0: number, x1: number, y1: number, kind: number, color: number, lut: number, a: number, b: number, c: number): void;
+  clear(canvas: number, n: number, color: number): void;
+  premultiply(pixels: number, n: number): void;
+  unpremultiply(pixels: number, n: number): void;
+  drawImage(src: number, sw: number, sh: number, canvas: number, width: number, height: number, bx: number, by: number, bw: number, bh: number, opacity: number): void;
+  PAINT_SOLID: WebAssembly.Global;
+  PAINT_LINEAR: WebAssembly.Global;
+  PAINT_RADIAL: WebAssembly.Global;
+  LUT_SIZE: WebAssembly.Global;
+}
+
+const PAGE = 65536;
+/** The kernel keeps no data of its own past its first page; the canvas and its buffers start there. */
+const BASE = PAGE;
+/**
+ * A render needing more memory than this gets an instance of its own, dropped afterwards, so one
+ * 5120 px render does not leave every worker holding 200 MB for the rest of its life.
+ */
+const SHARED_BYTES = 48 * 1024 * 1024;
+
+let shared: Kernel | undefined;
+
+/** Entries in a gradient table; the kernel indexes its tables by the same constant. */
+const LUT_SIZE = 4096;
+
+function instantiate(): Kernel {
+  const k = new WebAssembly.Instance(rasterKernel(), {}).exports as unknown as Kernel;
+  if (k.LUT_SIZE.value !== LUT_SIZE) throw new Error(`the raster kernel's gradient tables have ${k.LUT_SIZE.value} entries, expected ${LUT_SIZE}`);
+  return k;
+}
+
+function kernelWith(bytes: number): Kernel {
+  const k = bytes > SHARED_BYTES ? instantiate() : (shared ??= instantiate());
+  const have = k.memory.buffer.byteLength;
+  if (have < bytes) k.memory.grow(Math.ceil((bytes - have) / PAGE));
+  return k;
+}
+
+/** Premultiplied RGBA of a straight colour, packed little-endian (R in the low byte) as the kernel reads it. */
+function premultiplied(c: { r: number; g: number; b: number; a: number }): number {
+  const m = (v: number) => Math.round((v * c.a) / 255);
+  return (m(c.r) | (m(c.g) << 8) | (m(c.b) << 16) | (c.a << 24)) >>> 0;
+}
+
+const apply = (m: Affine, x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+
+/**
+ * A canvas drawn by the WASM raster kernel: paths filled with exact-area anti-aliasing, solid or gradient
+ * paint, images composited with bilinear sampling, all in premultiplied RGBA as SVG renderers work.
+ * Memory layout (bytes from BASE): the canvas, the coverage accumulation buffer, one gradient table, then
+ * scratch space for the current layer's edges or image.
+ */
+export class Canvas {
+  private readonly k: Kernel;
+  private readonly canvas: number;
+  private readonly acc: number;
+  private readonly lut: number;
+  private readonly scratch: number;
+
+  constructor(readonly width: number, readonly height: number) {
+    const pixels = width * height * 4;
+    const accBytes = (width + 2) * height * 4;
+    this.canvas = BASE;
+    this.acc = this.canvas + pixels;
+    this.lut = this.acc + accBytes;
+    this.scratch = this.lut + LUT_SIZE * 4;
+    this.k = kernelWith(this.scratch);
+    // Every fill clears the cells it read; zeroing here also recovers from a render that failed midway.
+    new Uint8Array(this.k.memory.buffer, this.acc, accBytes).fill(0);
+  }
+
+  private reserve(bytes: number): void {
+    const need = this.scratch + bytes;
+    const have = this.k.memory.buffer.byteLength;
+    if (have < need) this.k.memory.grow(Math.ceil((need - have) / PAGE));
+  }
+
+  /** Paints the whole canvas; a gradient spans its box in canvas pixels. */
+  background(paint: Paint): void {
+    if (paint.kind === 'solid') this.k.clear(this.canvas, this.width * this.height, premultiplied(paint.color));
+    else {
+      this.k.clear(this.canvas, this.width * this.height, 0);
+      const { width: w, height: h } = this;
+      this.fillRect(w, h, paint);
+    }
+  }
+
+  private fillRect(w: number, h: number, paint: Paint): void {
+    this.reserve(32);
+    new Float32Array(this.k.memory.buffer, this.scratch, 8).set([0, 0, 0, h, w, h, w, 0]);
+    this.k.accumulate(this.scratch, 2, this.acc, this.width, this.height);
+    this.paint(0, 0, w + 1, h, paint, [1, 0, 0, 1, 0, 0]);
+  }
+
+  /** Fills the area the edges enclose (nonzero), with a paint whose coordinates `m` maps to pixels. */
+  fillPath(edges: Edges, paint: Paint, m: Affine): void {
+    if (edges.count === 0) return;
+    this.reserve(edges.count * 16);
+    new Float32Array(this.k.memory.buffer, this.scratch, edges.count * 4).set(edges.data.subarray(0, edges.count * 4));
+    this.k.accumulate(this.scratch, edges.count, this.acc, this.width, this.height);
+    const x0 = Math.max(0, Math.floor(edges.minX));
+    const y0 = Math.max(0, Math.floor(edges.minY));
+    const x1 = Math.min(this.width, Math.ceil(edges.maxX)) + 1;
+    const y1 = Math.min(this.height, Math.ceil(edges.maxY));
+    if (x0 < x1 && y0 < y1) this.paint(x0, y0, x1, y1, paint, m);
+  }
+
+  private paint(x0: number, y0: number, x1: number, y1: number, paint: Paint, m: Affine): void {
+    const k = this.k;
+    if (paint.kind === 'solid') {
+      k.fill(this.acc, this.canvas, this.width, x0, y0, x1, y1, k.PAINT_SOLID.value, premultiplied(paint.color), 0, 0, 0, 0);
+      return;
+    }
+    const table = new Uint32Array(k.memory.buffer, this.lut, LUT_SIZE);
+    for (let i = 0; i < LUT_SIZE; i++) table[i] = premultiplied(colorAt(paint.stops, i / (LUT_SIZE - 1)));
+    if (paint.kind === 'linear') {
+      const [ux0, uy0, ux1, uy1] = linearEnds(paint.box, paint.rotation);
+      const [ax, ay] = apply(m, ux0, uy0);
+      const [bx, by] = apply(m, ux1, uy1);
+      const dx = bx - ax, dy = by - ay;
+      const len2 = dx * dx + dy * dy || 1;
+      k.fill(this.acc, this.canvas, this.width, x0, y0, x1, y1, k.PAINT_LINEAR.value, 0, this.lut, dx / len2, dy / len2, -(ax * dx + ay * dy) / len2);
+    } else {
+      const [ucx, ucy, r] = radialCircle(paint.box);
+      const [cx, cy] = apply(m, ucx, ucy);
+      const scale = Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2]));
+      k.fill(this.acc, this.canvas, this.width, x0, y0, x1, y1, k.PAINT_RADIAL.value, 0, this.lut, cx, cy, 1 / (r * scale || 1));
+    }
+  }
+
+  /** Draws straight-alpha RGBA pixels stretched over a box in canvas pixels. */
+  drawImage(image: RgbaRaster, box: { x: number; y: number; w: number; h: number }, opacity: number): void {
+    const bytes = image.width * image.height * 4;
+    this.reserve(bytes);
+    new Uint8Array(this.k.memory.buffer, this.scratch, bytes).set(image.pixels);
+    this.k.premultiply(this.scratch, image.width * image.height);
+    this.k.drawImage(this.scratch, image.width, image.height, this.canvas, this.width, this.height, box.x, box.y, box.w, box.h, Math.round(opacity * 255));
+  }
+
+  /** The finished canvas as straight RGBA, copied out of the kernel's memory. */
+  toRaster(): RgbaRaster {
+    const n = this.width * this.height;
+    this.k.unpremultiply(this.canvas, n);
+    return { kind: 'rgba', width: this.width, height: this.height, pixels: new Uint8Array(this.k.memory.buffer, this.canvas, n * 4).slice() };
+  }
+}

@@ -1,0 +1,252 @@
+// The scene rasterizer's pixel kernel, compiled to WASM by AssemblyScript (`npm run build`).
+//
+// It works on raw linear memory laid out by its JS side (src/render/canvas.ts): a premultiplied RGBA
+// canvas, a coverage accumulation buffer, edge lists, gradient tables and image pixels. Nothing here
+// allocates, so the module needs no runtime.
+//
+// Coverage is exact signed area (the accumulation method of font-rs and of stb_truetype's v2
+// rasterizer): each edge adds, to the cells it crosses, the area it sweeps to its right; a running sum
+// along a row then gives each pixel's coverage. Contours of opposite winding cancel (holes), and
+// overlapping contours of the same winding saturate at full coverage, as SVG's nonzero rule wants.
+
+/** Rounded x / 255 for x in 0..65025. */
+// @ts-ignore: decorator
+@inline function div255(x: u32): u32 {
+  x += 128;
+  return (x + (x >> 8)) >> 8;
+}
+
+// @ts-ignore: decorator
+@inline function clampf(v: f64, lo: f64, hi: f64): f64 {
+  return min(max(v, lo), hi);
+}
+
+/**
+ * Adds `n` line edges (x0, y0, x1, y1 as f32, in pixels) to the accumulation buffer `acc`, which has
+ * `stride` = width + 2 cells per row and `height` rows. Edges outside the canvas vertically are clipped;
+ * horizontally they are clamped to [0, width], which keeps every pixel's coverage exact except in the
+ * one column an edge leaves the canvas by.
+ */
+export function accumulate(edges: usize, n: i32, acc: usize, width: i32, height: i32): void {
+  const stride = width + 2;
+  const w = <f64>width;
+  const h = <f64>height;
+  for (let e = 0; e < n; e++) {
+    const p = edges + (<usize>e << 4);
+    let x0 = <f64>load<f32>(p);
+    let y0 = <f64>load<f32>(p, 4);
+    let x1 = <f64>load<f32>(p, 8);
+    let y1 = <f64>load<f32>(p, 12);
+    if (y0 == y1) continue;
+    let dir: f64 = 1;
+    if (y0 > y1) {
+      dir = -1;
+      let t = x0; x0 = x1; x1 = t;
+      t = y0; y0 = y1; y1 = t;
+    }
+    if (y1 <= 0 || y0 >= h) continue;
+    const dxdy = (x1 - x0) / (y1 - y0);
+    let x = x0;
+    if (y0 < 0) {
+      x -= y0 * dxdy;
+      y0 = 0;
+    }
+    const yEnd = min(y1, h);
+    for (let y = <i32>floor(y0); <f64>y < yEnd; y++) {
+      const fy = <f64>y;
+      const dy = min(fy + 1, yEnd) - max(fy, y0);
+      const xNext = x + dxdy * dy;
+      const d = dy * dir;
+      const row = acc + ((<usize>y * <usize>stride) << 2);
+      const xa = clampf(min(x, xNext), 0, w);
+      const xb = clampf(max(x, xNext), 0, w);
+      const xaFloor = floor(xa);
+      const ia = <i32>xaFloor;
+      const ib = <i32>ceil(xb);
+      if (ib <= ia + 1) {
+        // The edge stays within one pixel column on this row.
+        const xm = (xa + xb) * 0.5 - xaFloor;
+        const c = row + (<usize>ia << 2);
+        store<f32>(c, <f32>(<f64>load<f32>(c) + d - d * xm));
+        store<f32>(c, <f32>(<f64>load<f32>(c, 4) + d * xm), 4);
+      } else {
+        const s = 1 / (xb - xa);
+        const fa = xa - xaFloor;
+        const a0 = 0.5 * s * (1 - fa) * (1 - fa);
+        const fb = xb - <f64>ib + 1;
+        const am = 0.5 * s * fb * fb;
+        const c = row + (<usize>ia << 2);
+        store<f32>(c, <f32>(<f64>load<f32>(c) + d * a0));
+        if (ib == ia + 2) {
+          store<f32>(c, <f32>(<f64>load<f32>(c, 4) + d * (1 - a0 - am)), 4);
+        } else {
+          const a1 = s * (1.5 - fa);
+          store<f32>(c, <f32>(<f64>load<f32>(c, 4) + d * (a1 - a0)), 4);
+          for (let i = ia + 2; i < ib - 1; i++) {
+            const ci = row + (<usize>i << 2);
+            store<f32>(ci, <f32>(<f64>load<f32>(ci) + d * s));
+          }
+          const a2 = a1 + <f64>(ib - ia - 3) * s;
+          const cl = row + (<usize>(ib - 1) << 2);
+          store<f32>(cl, <f32>(<f64>load<f32>(cl) + d * (1 - a2 - am)));
+        }
+        const ce = row + (<usize>ib << 2);
+        store<f32>(ce, <f32>(<f64>load<f32>(ce) + d * am));
+      }
+      x = xNext;
+    }
+  }
+}
+
+/** Source-over of one premultiplied colour at coverage `cov` (0–255) onto the canvas pixel at `px`. */
+// @ts-ignore: decorator
+@inline function blend(px: usize, color: u32, cov: u32): void {
+  const sa = color >>> 24;
+  if (cov == 255 && sa == 255) {
+    store<u32>(px, color);
+    return;
+  }
+  const a = div255(sa * cov);
+  if (a == 0 && (color & 0xffffff) == 0) return;
+  const inv = 255 - a;
+  const dst = load<u32>(px);
+  const r = div255((color & 0xff) * cov) + div255((dst & 0xff) * inv);
+  const g = div255(((color >>> 8) & 0xff) * cov) + div255(((dst >>> 8) & 0xff) * inv);
+  const b = div255(((color >>> 16) & 0xff) * cov) + div255(((dst >>> 16) & 0xff) * inv);
+  const al = a + div255((dst >>> 24) * inv);
+  store<u32>(px, min(r, 255) | (min(g, 255) << 8) | (min(b, 255) << 16) | (min(al, 255) << 24));
+}
+
+export const PAINT_SOLID = 0;
+export const PAINT_LINEAR = 1;
+export const PAINT_RADIAL = 2;
+/** Entries in a gradient table; enough that an 8-bit channel never skips a step across a 5120 px canvas. */
+export const LUT_SIZE = 4096;
+
+/**
+ * Turns the accumulated coverage of rows [y0, y1) and cells [x0, x1) into paint on the canvas and
+ * clears those cells for the next layer; x1 may reach width + 1, the cell an edge at the right border
+ * writes to. The paint is a solid premultiplied colour (`color`), or a
+ * gradient table at `lut` indexed by t = a·x + b·y + c (linear) or t = |(x, y) − (a, b)| · c (radial),
+ * x and y being pixel centres, t clamped to 0–1 (SVG's pad spread).
+ */
+export function fill(
+  acc: usize, canvas: usize, width: i32,
+  x0: i32, y0: i32, x1: i32, y1: i32,
+  kind: i32, color: u32, lut: usize, a: f64, b: f64, c: f64,
+): void {
+  const stride = width + 2;
+  const last = <f64>(LUT_SIZE - 1);
+  for (let y = y0; y < y1; y++) {
+    const row = acc + ((<usize>y * <usize>stride) << 2);
+    const out = canvas + ((<usize>y * <usize>width) << 2);
+    const fy = <f64>y + 0.5;
+    let sum: f64 = 0;
+    for (let x = x0; x < x1; x++) {
+      const cell = row + (<usize>x << 2);
+      sum += <f64>load<f32>(cell);
+      store<f32>(cell, <f32>(0));
+      const cov = <u32>(min(abs(sum), 1) * 255 + 0.5);
+      if (cov == 0 || x >= width) continue;
+      let paint = color;
+      if (kind != PAINT_SOLID) {
+        const fx = <f64>x + 0.5;
+        let t: f64;
+        if (kind == PAINT_LINEAR) t = a * fx + b * fy + c;
+        else {
+          const dx = fx - a;
+          const dy = fy - b;
+          t = sqrt(dx * dx + dy * dy) * c;
+        }
+        paint = load<u32>(lut + (<usize>(clampf(t, 0, 1) * last + 0.5) << 2));
+      }
+      blend(out + (<usize>x << 2), paint, cov);
+    }
+  }
+}
+
+/** Fills `n` pixels of the canvas with one premultiplied colour. */
+export function clear(canvas: usize, n: i32, color: u32): void {
+  for (let i = 0; i < n; i++) store<u32>(canvas + (<usize>i << 2), color);
+}
+
+/** Straight RGBA pixels to premultiplied, in place. */
+export function premultiply(pixels: usize, n: i32): void {
+  for (let i = 0; i < n; i++) {
+    const p = pixels + (<usize>i << 2);
+    const v = load<u32>(p);
+    const a = v >>> 24;
+    if (a == 255) continue;
+    store<u32>(p, div255((v & 0xff) * a) | (div255(((v >>> 8) & 0xff) * a) << 8) | (div255(((v >>> 16) & 0xff) * a) << 16) | (a << 24));
+  }
+}
+
+/** Premultiplied pixels back to straight RGBA, in place: the form PNG and the codecs store. */
+export function unpremultiply(pixels: usize, n: i32): void {
+  for (let i = 0; i < n; i++) {
+    const p = pixels + (<usize>i << 2);
+    const v = load<u32>(p);
+    const a = v >>> 24;
+    if (a == 255) continue;
+    if (a == 0) {
+      store<u32>(p, 0);
+      continue;
+    }
+    const half = a >> 1;
+    const r = min(((v & 0xff) * 255 + half) / a, 255);
+    const g = min((((v >>> 8) & 0xff) * 255 + half) / a, 255);
+    const b = min((((v >>> 16) & 0xff) * 255 + half) / a, 255);
+    store<u32>(p, r | (g << 8) | (b << 16) | (a << 24));
+  }
+}
+
+/** A premultiplied source pixel, its coordinates clamped to the image (edge pixels extend outwards). */
+// @ts-ignore: decorator
+@inline function texel(src: usize, sw: i32, sh: i32, x: i32, y: i32): u32 {
+  const cx = min(max(x, 0), sw - 1);
+  const cy = min(max(y, 0), sh - 1);
+  return load<u32>(src + ((<usize>cy * <usize>sw + <usize>cx) << 2));
+}
+
+// @ts-ignore: decorator
+@inline function lerp4(p: u32, q: u32, t: u32): u32 {
+  // Each channel of p and q mixed as p + (q − p)·t/256, four at once on two lanes of 16 bits.
+  const rb = (((p & 0x00ff00ff) * (256 - t) + (q & 0x00ff00ff) * t) >>> 8) & 0x00ff00ff;
+  const ga = ((((p >>> 8) & 0x00ff00ff) * (256 - t) + ((q >>> 8) & 0x00ff00ff) * t) >>> 8) & 0x00ff00ff;
+  return rb | (ga << 8);
+}
+
+/**
+ * Draws a premultiplied image `src` (sw × sh) stretched over the box (bx, by, bw, bh) in pixels, sampled
+ * bilinearly at pixel centres, at `opacity` (0–255). Pixels the box only partly covers get that share.
+ */
+export function drawImage(src: usize, sw: i32, sh: i32, canvas: usize, width: i32, height: i32, bx: f64, by: f64, bw: f64, bh: f64, opacity: u32): void {
+  const px0 = max(<i32>floor(bx), 0);
+  const py0 = max(<i32>floor(by), 0);
+  const px1 = min(<i32>ceil(bx + bw), width);
+  const py1 = min(<i32>ceil(by + bh), height);
+  const kx = <f64>sw / bw;
+  const ky = <f64>sh / bh;
+  for (let y = py0; y < py1; y++) {
+    const fy = <f64>y;
+    const covY = min(fy + 1, by + bh) - max(fy, by);
+    const v = (fy + 0.5 - by) * ky - 0.5;
+    const vf = floor(v);
+    const iy = <i32>vf;
+    const ty = <u32>((v - vf) * 256);
+    const out = canvas + ((<usize>y * <usize>width) << 2);
+    for (let x = px0; x < px1; x++) {
+      const fx = <f64>x;
+      const covX = min(fx + 1, bx + bw) - max(fx, bx);
+      const cov = <u32>(covX * covY * <f64>opacity + 0.5);
+      if (cov == 0) continue;
+      const u = (fx + 0.5 - bx) * kx - 0.5;
+      const uf = floor(u);
+      const ix = <i32>uf;
+      const tx = <u32>((u - uf) * 256);
+      const top = lerp4(texel(src, sw, sh, ix, iy), texel(src, sw, sh, ix + 1, iy), tx);
+      const bottom = lerp4(texel(src, sw, sh, ix, iy + 1), texel(src, sw, sh, ix + 1, iy + 1), tx);
+      blend(out + (<usize>x << 2), lerp4(top, bottom, ty), cov);
+    }
+  }
+}
