@@ -3,7 +3,6 @@ import { decodeImage } from '../images/decode.js';
 import { resample, shrinkToFit } from '../images/resample.js';
 import { composite, contrastRatio, luma, luminance, WHITE, type Rgba } from '../render/color.js';
 import { backgroundColors, foregroundColors } from '../render/contrast.js';
-import { encodePng } from '../render/formats/png.js';
 import type { Layout } from '../render/layout.js';
 import type { Box } from '../render/paint.js';
 import type { RgbaRaster } from '../render/raster.js';
@@ -152,6 +151,6 @@ export async function backgroundImageDecoration(cfg: RenderConfig, bytes: Uint8A
     corrections.push({ field: 'backgroundImageOpacity', from: requested, to: opacity, reason: `the image behind the code would leave the modules under ${MIN_CONTRAST}:1 contrast` });
     warnings.push(`The background image opacity was lowered from ${requested} to ${opacity} so the modules keep ${MIN_CONTRAST}:1 contrast.`);
   }
-  const below = opacity > 0 ? [{ kind: 'image' as const, space: 'canvas' as const, box, image: px, png: encodePng(px), opacity: 1 }] : [];
+  const below = opacity > 0 ? [{ kind: 'image' as const, space: 'canvas' as const, box, image: px, opacity: 1 }] : [];
   return { layers: { below, above: [] }, corrections, warnings };
 }

@@ -7,7 +7,6 @@ import { decodeImage } from '../images/decode.js';
 import { shrinkToFit } from '../images/resample.js';
 import { ModuleRole } from '../qr/types.js';
 import { parseHex } from '../render/color.js';
-import { encodePng } from '../render/formats/png.js';
 import type { Layout } from '../render/layout.js';
 import { solid, type Box } from '../render/paint.js';
 import type { Layer } from '../render/scene.js';
@@ -98,7 +97,7 @@ export async function logoDecoration(cfg: RenderConfig, bytes: Uint8Array, grid:
   const box: Box = { x: c - w / 2, y: c - h / 2, w, h };
   // Twice the drawn pixels: sharp on high-density screens and when a vector export is zoomed.
   const pixels = shrinkToFit(image, { x: 0, y: 0, w: image.width, h: image.height }, 2 * w * layout.modulePx, 2 * h * layout.modulePx);
-  layers.push({ kind: 'image', space: 'symbol', box, image: pixels, png: encodePng(pixels), opacity: 1 });
+  layers.push({ kind: 'image', space: 'symbol', box, image: pixels, opacity: 1 });
 
   const corrections: Correction[] = [];
   const warnings: string[] = [];

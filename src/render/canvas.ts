@@ -31,7 +31,7 @@ const SHARED_BYTES = 48 * 1024 * 1024;
 let shared: Kernel | undefined;
 
 /** Entries in a gradient table; the kernel indexes its tables by the same constant. */
-const LUT_SIZE = 4096;
+const LUT_SIZE = 1024;
 
 function instantiate(): Kernel {
   const k = new WebAssembly.Instance(rasterKernel(), {}).exports as unknown as Kernel;
@@ -66,6 +66,7 @@ export class Canvas {
   private readonly acc: number;
   private readonly lut: number;
   private readonly scratch: number;
+  private opaque = false;
 
   constructor(readonly width: number, readonly height: number) {
     const pixels = width * height * 4;
@@ -87,6 +88,8 @@ export class Canvas {
 
   /** Paints the whole canvas; a gradient spans its box in canvas pixels. */
   background(paint: Paint): void {
+    // Source-over onto an opaque pixel leaves it opaque, so an opaque background keeps the whole canvas so.
+    this.opaque = paint.kind === 'solid' ? paint.color.a === 255 : paint.stops.every((s) => s.color.a === 255);
     if (paint.kind === 'solid') this.k.clear(this.canvas, this.width * this.height, premultiplied(paint.color));
     else {
       this.k.clear(this.canvas, this.width * this.height, 0);
@@ -150,7 +153,7 @@ export class Canvas {
   /** The finished canvas as straight RGBA, copied out of the kernel's memory. */
   toRaster(): RgbaRaster {
     const n = this.width * this.height;
-    this.k.unpremultiply(this.canvas, n);
+    if (!this.opaque) this.k.unpremultiply(this.canvas, n);
     return { kind: 'rgba', width: this.width, height: this.height, pixels: new Uint8Array(this.k.memory.buffer, this.canvas, n * 4).slice() };
   }
 }

@@ -75,23 +75,42 @@ export function flattenPath(d: string, m: Affine, out: Edges): void {
     const c = d.charCodeAt(i);
     return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46;
   };
+  // Digits are read as they come; only a number with an exponent goes through the slower parseFloat.
   const num = (): number => {
     skip();
     const start = i;
     let c = d.charCodeAt(i);
-    if (c === 45 || c === 43) c = d.charCodeAt(++i);
-    while (c >= 48 && c <= 57) c = d.charCodeAt(++i);
+    let sign = 1;
+    if (c === 45 || c === 43) {
+      if (c === 45) sign = -1;
+      c = d.charCodeAt(++i);
+    }
+    let v = 0;
+    let digits = 0;
+    while (c >= 48 && c <= 57) {
+      v = v * 10 + (c - 48);
+      digits++;
+      c = d.charCodeAt(++i);
+    }
     if (c === 46) {
       c = d.charCodeAt(++i);
-      while (c >= 48 && c <= 57) c = d.charCodeAt(++i);
+      let scale = 1;
+      while (c >= 48 && c <= 57) {
+        v = v * 10 + (c - 48);
+        scale *= 10;
+        digits++;
+        c = d.charCodeAt(++i);
+      }
+      v /= scale;
     }
+    if (digits === 0) throw new Error(`bad path data at ${start}`);
     if (c === 101 || c === 69) {
       c = d.charCodeAt(++i);
       if (c === 45 || c === 43) c = d.charCodeAt(++i);
       while (c >= 48 && c <= 57) c = d.charCodeAt(++i);
+      return parseFloat(d.slice(start, i));
     }
-    if (i === start) throw new Error(`bad path data at ${start}`);
-    return +d.slice(start, i);
+    return sign * v;
   };
   // Arc flags may be written without separators ("a1 1 0 01 1 1").
   const flag = (): number => {

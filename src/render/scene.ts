@@ -18,10 +18,10 @@ export type Space = 'symbol' | 'canvas';
 
 export interface PathLayer { kind: 'path'; space: Space; d: string; paint: Paint; transform?: Affine }
 /**
- * A raster image placed in a box, as pixels (for the raster exports) and as the PNG the vector exports
- * embed; decorative images sit below the code, logos above it.
+ * A raster image placed in a box (the vector exports embed it as PNG); decorative images sit below the
+ * code, logos above it.
  */
-export interface ImageLayer { kind: 'image'; space: Space; box: Box; image: RgbaRaster; png: Uint8Array; opacity: number }
+export interface ImageLayer { kind: 'image'; space: Space; box: Box; image: RgbaRaster; opacity: number }
 export type Layer = PathLayer | ImageLayer;
 
 /**

@@ -1,3 +1,4 @@
+import { encodePng } from './formats/png.js';
 import { svgPaint } from './color.js';
 import { linearEnds, radialCircle, type Paint } from './paint.js';
 import type { Affine, Layer, Scene } from './scene.js';
@@ -42,7 +43,7 @@ function layerSvg(layer: Layer, symbolTransform: string, defs: Defs): string {
   const t = transforms ? ` transform="${transforms}"` : '';
   if (layer.kind === 'path') return layer.d ? `<path${t} ${defs.fill(layer.paint)} d="${layer.d}"/>` : '';
   const { x, y, w, h } = layer.box;
-  const href = `data:image/png;base64,${Buffer.from(layer.png).toString('base64')}`;
+  const href = `data:image/png;base64,${Buffer.from(encodePng(layer.image)).toString('base64')}`;
   const opacity = layer.opacity === 1 ? '' : ` opacity="${num(layer.opacity)}"`;
   return `<image${t}${opacity} x="${num(x)}" y="${num(y)}" width="${num(w)}" height="${num(h)}" preserveAspectRatio="none" href="${href}"/>`;
 }

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backgroundImageDecoration } from '../../src/design/background-image.js';
-import { decodeImage } from '../../src/images/decode.js';
 import { composite, contrastRatio, parseHex } from '../../src/render/color.js';
 import { computeLayout, type Layout } from '../../src/render/layout.js';
 import type { ImageLayer } from '../../src/render/scene.js';
@@ -24,7 +23,7 @@ describe('background image placement', () => {
     const wide = image(800, 200, (x) => (x < 300 || x >= 500 ? [0, 0, 0, 255] : [250, 250, 250, 255]));
     const layer = layerOf(await backgroundImageDecoration(cfg, png(wide), layoutOf(cfg)));
     expect(layer).toMatchObject({ kind: 'image', space: 'canvas', box: { x: 0, y: 0, w: 400, h: 400 }, opacity: 1 });
-    const px = await decodeImage(layer.png, 'background');
+    const px = layer.image;
     expect(px).toMatchObject({ width: 200, height: 200 });
     // The opacity is baked into the alpha channel.
     expect(pixel(px, 100, 100)).toEqual([250, 250, 250, Math.floor(255 * 0.2)]);
@@ -34,7 +33,7 @@ describe('background image placement', () => {
     const cfg = config({ backgroundImageFit: 'contain', backgroundImageOpacity: 0.2 });
     const layer = layerOf(await backgroundImageDecoration(cfg, png(image(1600, 800, () => [240, 240, 200, 255])), layoutOf(cfg)));
     expect(layer.box).toEqual({ x: 0, y: 100, w: 400, h: 200 });
-    expect(await decodeImage(layer.png, 'background')).toMatchObject({ width: 400, height: 200 });
+    expect(layer.image).toMatchObject({ width: 400, height: 200 });
   });
 });
 
@@ -43,7 +42,7 @@ describe('background image contrast', () => {
     const cfg = config({ backgroundImageOpacity: 0.6 });
     const out = await backgroundImageDecoration(cfg, png(stripes(400, 400, [200, 220, 255, 255], [255, 255, 240, 255])), layoutOf(cfg));
     expect(out.corrections).toEqual([]);
-    expect(pixel(await decodeImage(layerOf(out).png, 'background'), 200, 200)[3]).toBe(Math.floor(255 * 0.6));
+    expect(pixel(layerOf(out).image, 200, 200)[3]).toBe(Math.floor(255 * 0.6));
   });
 
   it('lowers the opacity of a dark image until every module keeps 4:1, and reports it', async () => {
@@ -51,7 +50,7 @@ describe('background image contrast', () => {
     const out = await backgroundImageDecoration(cfg, png(stripes(400, 400, [10, 10, 30, 255], [240, 240, 240, 255])), layoutOf(cfg));
     const opacity = out.corrections[0]!.to as number;
     expect(out.corrections).toEqual([{ field: 'backgroundImageOpacity', from: 0.9, to: opacity, reason: expect.stringMatching(/4:1/) }]);
-    expect(pixel(await decodeImage(layerOf(out).png, 'background'), 200, 200)[3]).toBe(Math.floor(255 * opacity));
+    expect(pixel(layerOf(out).image, 200, 200)[3]).toBe(Math.floor(255 * opacity));
     expect(out.warnings[0]).toMatch(/lowered from 0.9/);
     // The darkest blended pixel, the module colour over it: at least 4:1 at the chosen opacity, under it one step up.
     const fg = parseHex('#203060');
@@ -73,7 +72,7 @@ describe('quiet zone', () => {
     const cfg = config({ backgroundImageOpacity: 0.5 });
     const layout = layoutOf(cfg);
     const layer = layerOf(await backgroundImageDecoration(cfg, png(stripes(400, 400, [90, 90, 90, 255], [255, 255, 255, 255])), layout));
-    const px = await decodeImage(layer.png, 'background');
+    const px = layer.image;
     const grey = (c: Rgba) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
     // Seen over the white background.
     const seen = (c: Rgba) => 255 + (c[3] / 255) * (grey(c) - 255);

@@ -109,8 +109,7 @@ describe('logoDecoration', () => {
     expect(img.box.x + img.box.w / 2).toBeCloseTo(grid.size / 2);
     expect(img.box.y + img.box.h / 2).toBeCloseTo(grid.size / 2);
     // Embedded at no more than twice the drawn pixels.
-    const width = new DataView(img.png.buffer, img.png.byteOffset).getUint32(16);
-    expect(width).toBeLessThanOrEqual(Math.ceil(2 * side * layout.modulePx));
+    expect(img.image.width).toBeLessThanOrEqual(Math.ceil(2 * side * layout.modulePx));
     for (let i = 0; i < out.cleared!.length; i++) if (out.cleared![i]) expect(grid.roles[i]).toBe(ModuleRole.Data);
   });
 

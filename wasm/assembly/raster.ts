@@ -120,8 +120,8 @@ export function accumulate(edges: usize, n: i32, acc: usize, width: i32, height:
 export const PAINT_SOLID = 0;
 export const PAINT_LINEAR = 1;
 export const PAINT_RADIAL = 2;
-/** Entries in a gradient table; enough that an 8-bit channel never skips a step across a 5120 px canvas. */
-export const LUT_SIZE = 4096;
+/** Entries in a gradient table: four per step of an 8-bit channel, so neighbours differ by at most one level. */
+export const LUT_SIZE = 1024;
 
 /**
  * Turns the accumulated coverage of rows [y0, y1) and cells [x0, x1) into paint on the canvas and
@@ -136,32 +136,70 @@ export function fill(
   kind: i32, color: u32, lut: usize, a: f64, b: f64, c: f64,
 ): void {
   const stride = width + 2;
-  const last = <f64>(LUT_SIZE - 1);
+  const xEnd = min(x1, width);
   for (let y = y0; y < y1; y++) {
     const row = acc + ((<usize>y * <usize>stride) << 2);
     const out = canvas + ((<usize>y * <usize>width) << 2);
-    const fy = <f64>y + 0.5;
     let sum: f64 = 0;
-    for (let x = x0; x < x1; x++) {
+    let x = x0;
+    while (x < xEnd) {
+      // A cell holding nothing leaves the coverage as it was: walk the run of empty cells that follows
+      // this pixel and paint it as one span. Inside a shape, and between shapes, nearly every cell is
+      // empty, so most pixels cost one load.
       const cell = row + (<usize>x << 2);
-      sum += <f64>load<f32>(cell);
-      store<f32>(cell, <f32>(0));
-      const cov = <u32>(min(abs(sum), 1) * 255 + 0.5);
-      if (cov == 0 || x >= width) continue;
-      let paint = color;
-      if (kind != PAINT_SOLID) {
-        const fx = <f64>x + 0.5;
-        let t: f64;
-        if (kind == PAINT_LINEAR) t = a * fx + b * fy + c;
-        else {
-          const dx = fx - a;
-          const dy = fy - b;
-          t = sqrt(dx * dx + dy * dy) * c;
-        }
-        paint = load<u32>(lut + (<usize>(clampf(t, 0, 1) * last + 0.5) << 2));
+      const v = load<f32>(cell);
+      if (v != 0) {
+        sum += <f64>v;
+        store<f32>(cell, 0);
       }
-      blend(out + (<usize>x << 2), paint, cov);
+      // Cleared cells hold +0; four at a time, then one by one.
+      let end = x + 1;
+      while (end + 4 <= xEnd && !v128.any_true(v128.load(row + (<usize>end << 2)))) end += 4;
+      while (end < xEnd && load<u32>(row + (<usize>end << 2)) == 0) end++;
+      const cov = <u32>(min(abs(sum), 1) * 255 + 0.5);
+      if (cov != 0) span(out, x, end, y, cov, kind, color, lut, a, b, c);
+      x = end;
     }
+    // The cell past the last pixel column can hold what an edge on the right border left.
+    for (let k = xEnd; k < x1; k++) store<f32>(row + (<usize>k << 2), 0);
+  }
+}
+
+/** Paints pixels [x0, x1) of one canvas row at one coverage. */
+// @ts-ignore: decorator
+@inline function span(out: usize, x0: i32, x1: i32, y: i32, cov: u32, kind: i32, color: u32, lut: usize, a: f64, b: f64, c: f64): void {
+  if (kind == PAINT_SOLID) {
+    if (cov == 255 && color >>> 24 == 255) {
+      const four = i32x4.splat(color);
+      let x = x0;
+      for (; x + 4 <= x1; x += 4) v128.store(out + (<usize>x << 2), four);
+      for (; x < x1; x++) store<u32>(out + (<usize>x << 2), color);
+    } else {
+      for (let x = x0; x < x1; x++) blend(out + (<usize>x << 2), color, cov);
+    }
+    return;
+  }
+  const last = LUT_SIZE - 1;
+  const scale = <f64>last;
+  const fy = <f64>y + 0.5;
+  if (kind == PAINT_LINEAR) {
+    // t is linear along the row: step it rather than recompute it, in table units.
+    let t = (a * (<f64>x0 + 0.5) + b * fy + c) * scale + 0.5;
+    const dt = a * scale;
+    for (let x = x0; x < x1; x++) {
+      const i = <i32>floor(t);
+      const k = i < 0 ? 0 : i > last ? last : i;
+      blend(out + (<usize>x << 2), load<u32>(lut + (<usize>k << 2)), cov);
+      t += dt;
+    }
+    return;
+  }
+  const dy = fy - b;
+  for (let x = x0; x < x1; x++) {
+    const dx = <f64>x + 0.5 - a;
+    const i = <i32>(sqrt(dx * dx + dy * dy) * c * scale + 0.5);
+    const k = i > last ? last : i;
+    blend(out + (<usize>x << 2), load<u32>(lut + (<usize>k << 2)), cov);
   }
 }
 

@@ -3,6 +3,7 @@ import {
   closePath, concatTransformationMatrix, endPath, fill, lineTo, moveTo, PDFDocument, type PDFOperator, type PDFPage,
   popGraphicsState, pushGraphicsState, rgb, setFillingRgbColor, clip, appendBezierCurve,
 } from 'pdf-lib';
+import { encodePng } from './png.js';
 import { colorAt, linearEnds, radialCircle, type GradientPaint } from '../paint.js';
 import type { Affine, Layer, Scene } from '../scene.js';
 
@@ -97,7 +98,7 @@ export async function sceneToPdf(scene: Scene): Promise<Uint8Array> {
   doc.setCreator('qrfarm');
   const page = doc.addPage([width * PT_PER_PX, height * PT_PER_PX]);
   const images = new Map<Layer, Awaited<ReturnType<PDFDocument['embedPng']>>>();
-  for (const layer of scene.layers) if (layer.kind === 'image') images.set(layer, await doc.embedPng(layer.png));
+  for (const layer of scene.layers) if (layer.kind === 'image') images.set(layer, await doc.embedPng(encodePng(layer.image)));
 
   const bg: Layer = { kind: 'path', space: 'canvas', d: `M0 0h${width}v${height}h-${width}z`, paint: scene.background };
   for (const layer of [bg, ...scene.layers]) drawLayer(page, layer, scene, images);
