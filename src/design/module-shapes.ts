@@ -1,4 +1,4 @@
-import { emitLoop } from './geometry/path.js';
+import { formatLoop, placeLoop, type FormattedLoop } from './geometry/path.js';
 import { neighbourBits, selectModules, type ModuleGrid, type Selection } from './grid.js';
 import { unitHash } from './hash.js';
 import type { ModuleShapeFn } from './shapes/module/cell.js';
@@ -40,6 +40,8 @@ const SHAPES = {
 } satisfies Record<string, ModuleShapeFn>;
 
 export type ModuleShape = keyof typeof SHAPES;
+/** Shapes that read the cell's seeded value `r`: each module can differ even among equal neighbourhoods. */
+const SEEDED: ReadonlySet<ModuleShape> = new Set(['mosaic']);
 /** Names accepted by `moduleShape`. */
 export const MODULE_SHAPES = Object.keys(SHAPES) as readonly ModuleShape[];
 
@@ -69,18 +71,22 @@ export function modulesPath(grid: ModuleGrid, select: (i: number) => boolean, st
   const sizes = new Float64Array(on.length);
   for (let i = 0; i < on.length; i++) if (on[i]) sizes[i] = style.scale - style.variation * unitHash(style.seed, i, SIZE_DRAW);
   const draw: ModuleShapeFn = SHAPES[style.shape];
+  // Without variation every module has the same size, so a module's outline depends only on which
+  // neighbours it has (and its seeded value, for the shapes that read one): format each such outline once.
+  const memo = style.variation <= 0 && !SEEDED.has(style.shape) ? new Map<number, FormattedLoop[]>() : undefined;
   const out: string[] = [];
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
       const i = y * size + x;
       if (!on[i]) continue;
-      const cell = {
-        s: sizes[i],
-        n: neighbourBits(sel, x, y),
-        r: unitHash(style.seed, i, SHAPE_DRAW),
-        sizeAt: (dx: number, dy: number) => sizes[i + dy * size + dx],
-      };
-      for (const l of draw(cell)) emitLoop(out, l, x, y);
+      const n = neighbourBits(sel, x, y);
+      let loops = memo?.get(n);
+      if (!loops) {
+        const cell = { s: sizes[i], n, r: unitHash(style.seed, i, SHAPE_DRAW), sizeAt: (dx: number, dy: number) => sizes[i + dy * size + dx] };
+        loops = draw(cell).map(formatLoop);
+        memo?.set(n, loops);
+      }
+      for (const l of loops) placeLoop(out, l, x, y);
     }
   }
   return out.join('');

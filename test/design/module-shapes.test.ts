@@ -54,6 +54,20 @@ describe.each(MODULE_SHAPES)('module shape %s', (shape) => {
     expect(misses).toEqual([]);
   });
 
+  it('formats each neighbourhood once without changing the path: the same data as drawing every module afresh', () => {
+    // A variation of 1e-12 turns the per-neighbourhood memo off without changing any size that shows in
+    // thousandths (a size that rounds at exactly half a thousandth may round the other way).
+    const tokens = (d: string) => d.match(/[a-zA-Z]|-?(\d+\.?\d*|\.\d+)/g)!;
+    const grid = gridFor(LONG_TEXT);
+    for (const scale of [0.95, 0.8]) {
+      const memo = tokens(modulesPath(grid, notFinder(grid), style(shape, scale, 0, 3)));
+      const fresh = tokens(modulesPath(grid, notFinder(grid), style(shape, scale, 1e-12, 3)));
+      expect(memo.length).toBe(fresh.length);
+      const off = memo.filter((t, k) => (/[a-zA-Z]/.test(t) ? t !== fresh[k] : Math.abs(+t - +fresh[k]!) > 0.0011));
+      expect(off).toEqual([]);
+    }
+  });
+
   it('covers the cell centre and at least 45 % of the cell at full size, staying mostly inside it', () => {
     const px = 100;
     const r = rasterize(svgFor(modulesPath(gridOf(['...', '.#.', '...']), () => true, style(shape)), 3, px, 0));

@@ -127,19 +127,28 @@ function nums(...ns: number[]): string {
   return s;
 }
 
+/** A loop's path data as its start point and the relative commands that follow it. */
+export interface FormattedLoop {
+  readonly x: number;
+  readonly y: number;
+  readonly body: string;
+}
+
 /**
- * Appends one loop as a closed subpath: clockwise, or anticlockwise for holes. Coordinates are rounded
+ * Formats one loop as a closed subpath: clockwise, or anticlockwise for holes. Coordinates are rounded
  * to thousandths once, absolutely, and written as exact differences after the first, so relative
- * commands stay short without drift.
+ * commands stay short without drift. Only the start point is absolute, so one shape drawn at many
+ * places is formatted once (placeLoop).
  */
-export function emitLoop(out: string[], l: Loop, dx = 0, dy = 0): void {
+export function formatLoop(l: Loop): FormattedLoop {
   const cw = windingArea(l.segs) > 0;
   const segs = cw === !l.hole ? l.segs : reversed(l.segs);
   const n = segs.length;
-  let prev = segs[n - 1].to;
-  let px = q(prev[0] + dx);
-  let py = q(prev[1] + dy);
-  out.push('M' + nums(px, py));
+  const start = segs[n - 1].to;
+  let prev = start;
+  let px = q(prev[0]);
+  let py = q(prev[1]);
+  const out: string[] = [];
   for (let i = 0; i < n; i++) {
     const s = segs[i];
     if (i === n - 1 && isLine(s)) break; // 'z' draws the closing line
@@ -156,18 +165,18 @@ export function emitLoop(out: string[], l: Loop, dx = 0, dy = 0): void {
         a = next;
         i++;
       }
-      const x = q(a.to[0] + dx);
-      const y = q(a.to[1] + dy);
+      const x = q(a.to[0]);
+      const y = q(a.to[1]);
       if (x !== px || y !== py) out.push('a' + nums(q(a.rx), q(a.ry)) + ` 0 0 ${turn > 0 ? 1 : 0} ` + nums(x - px, y - py));
       px = x;
       py = y;
       prev = a.to;
       continue;
     }
-    const x = q(s.to[0] + dx);
-    const y = q(s.to[1] + dy);
+    const x = q(s.to[0]);
+    const y = q(s.to[1]);
     if ('c1' in s) {
-      out.push('c' + nums(q(s.c1[0] + dx) - px, q(s.c1[1] + dy) - py, q(s.c2[0] + dx) - px, q(s.c2[1] + dy) - py, x - px, y - py));
+      out.push('c' + nums(q(s.c1[0]) - px, q(s.c1[1]) - py, q(s.c2[0]) - px, q(s.c2[1]) - py, x - px, y - py));
     } else if (y === py && x !== px) {
       out.push('h' + thousandths(x - px));
     } else if (x === px && y !== py) {
@@ -180,6 +189,17 @@ export function emitLoop(out: string[], l: Loop, dx = 0, dy = 0): void {
     prev = s.to;
   }
   out.push('z');
+  return { x: start[0], y: start[1], body: out.join('') };
+}
+
+/** Appends a formatted loop moved by (dx, dy). */
+export function placeLoop(out: string[], f: FormattedLoop, dx = 0, dy = 0): void {
+  out.push('M' + nums(q(f.x + dx), q(f.y + dy)) + f.body);
+}
+
+/** Appends one loop as a closed subpath, moved by (dx, dy). */
+export function emitLoop(out: string[], l: Loop, dx = 0, dy = 0): void {
+  placeLoop(out, formatLoop(l), dx, dy);
 }
 
 const isLine = (s: Seg): boolean => !('c' in s) && !('c1' in s);
