@@ -13,7 +13,8 @@ import { parseHex, WHITE } from '../src/render/color.js';
 import { encodePng } from '../src/render/formats/png.js';
 import { computeLayout } from '../src/render/layout.js';
 import { render } from '../src/render/guarantee.js';
-import { rasterizeFlat, rasterizeSvg } from '../src/render/raster.js';
+import { designScene } from '../src/render/pipeline.js';
+import { rasterizeFlat, rasterizeScene, rasterizeSvg } from '../src/render/raster.js';
 import { buildScene } from '../src/render/scene.js';
 import { sceneToSvg } from '../src/render/svg.js';
 import { verifyRaster } from '../src/render/verify.js';
@@ -48,6 +49,8 @@ const styled: RenderConfig = {
   eccLevel: 'H',
   foregroundGradient: { type: 'linear', rotation: 45, stops: [{ offset: 0, color: '#0D47A1' }, { offset: 1, color: '#6A1B9A' }] },
 };
+const styledScene = (await designScene({ config: styled, assets: { logo } })).scene;
+const styledSvg = sceneToSvg(styledScene);
 const styledOut = await render({ config: styled, assets: { logo } });
 if (!styledOut.ok || styledOut.corrections.length) throw new Error(`the styled bench case must render as given: ${JSON.stringify(styledOut)}`);
 
@@ -64,6 +67,8 @@ bench
   .add('stage: svg document', () => { sceneToSvg(scene); })
   .add('stage: raster, flat fill', () => { rasterizeFlat(grid, scene); })
   .add('stage: raster, resvg-wasm (reference)', () => { rasterizeSvg(svg, 800); })
+  .add('stage: styled raster, our WASM kernel', () => { rasterizeScene(styledScene); })
+  .add('stage: styled raster, resvg-wasm (reference)', () => { rasterizeSvg(styledSvg, 800); })
   .add('stage: png, 1-bit', () => { encodePng(raster); })
   .add('stage: verify (decode + contrast + quiet zone)', async () => { await verifyRaster({ raster, exact: true, layout, expected, foreground: BLACK, background: WHITE }); })
   .add('whole verified render, 800 px png (ours)', async () => { await render({ config, assets: {} }); })
