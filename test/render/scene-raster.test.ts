@@ -98,6 +98,11 @@ describe('exact geometry', () => {
     expect(area(coverage('M-10 5H5V15H-10Z', 20, 20))).toBeCloseTo(50, 1);
   });
 
+  it('draws a canvas too large for the shared kernel memory on an instance of its own, and small ones after it', () => {
+    expect(area(coverage('M100 100H1400V1400H100Z', 1500, 1500))).toBeCloseTo(1300 * 1300, 0);
+    expect(area(coverage('M1 1h2v2h-2z', 4, 4))).toBeCloseTo(4, 3);
+  });
+
   it('refuses malformed path data instead of drawing something else', () => {
     expect(() => coverage('L1 1', 4, 4)).toThrow();
     expect(() => coverage('M1 1 X', 4, 4)).toThrow();
