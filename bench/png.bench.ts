@@ -9,9 +9,9 @@
  */
 import { constants, crc32 as zlibCrc32, deflateSync, type ZlibOptions } from 'node:zlib';
 import { Bench } from 'tinybench';
-import { encodePng, over256Colours, rgbScanlines, toPalette } from '../src/render/formats/png.js';
+import { encodePng, over256Colours, rgbScanlines } from '../src/render/formats/png.js';
 import type { RgbaRaster } from '../src/render/raster.js';
-import { crc32 as jsCrc32, encodePngBefore, toPalette as toPaletteMap } from './png-before.js';
+import { crc32 as jsCrc32, encodePngBefore, toPalette } from './png-before.js';
 import { inputs } from './png-inputs.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -63,7 +63,7 @@ const bytes = (n: number) => `${n.toLocaleString('en')} B`;
 const styled = inputs.styled as RgbaRaster;
 const { width, height, pixels } = styled;
 
-/** The palette attempt with an open-addressed table of int32 keys instead of a Map (same bail-out rule). */
+/** The palette attempt with an open-addressed table of int32 keys instead of a Map (same rule, same order). */
 function toPaletteTable(rgba: Uint8Array): Uint8Array | null {
   const words = new Int32Array(rgba.buffer, rgba.byteOffset, rgba.byteLength / 4);
   const keys = new Int32Array(1024);
@@ -249,12 +249,12 @@ function rgbUpSwar(r: RgbaRaster): Uint8Array {
   const rgbaLines = rgbaNone(pixels, width, height);
   const rgb = rgbBytes(pixels);
   const idat = deflateSync(rgbNone, { level: 2 });
-  if (toPaletteMap(pixels) || toPalette(pixels) || toPaletteTable(pixels) || !over256Colours(pixels, width, height)) throw new Error('the styled raster must have over 256 colours');
+  if (toPalette(pixels) || toPaletteTable(pixels) || !over256Colours(pixels, width, height)) throw new Error('the styled raster must have over 256 colours');
   if (!Buffer.from(scanlines(styled, 3, 'None')).equals(rgbNone)) throw new Error('the writer\'s packing differs from the reference');
   if (!Buffer.from(rgbNoneDataView(pixels, width, height)).equals(rgbNone)) throw new Error('DataView packing differs');
   if (!Buffer.from(rgbUpSwar(styled)).equals(upBytes(rgb, width * 3, height))) throw new Error('SWAR Up differs from the byte loop');
   const stages: [string, string, () => unknown][] = [
-    ['before', 'palette attempt (Map, Uint32 words), bails at colour 257', () => toPaletteMap(pixels)],
+    ['before', 'palette attempt (a Map), bails at colour 257', () => toPalette(pixels)],
     ['before', 'opacity test, byte loop', () => opaqueBytes(pixels)],
     ['before', 'RGBA→RGB, byte loop', () => rgbBytes(pixels)],
     ['before', 'Up filter on RGB, byte loop', () => upBytes(rgb, width * 3, height)],
@@ -264,7 +264,6 @@ function rgbUpSwar(r: RgbaRaster): Uint8Array {
     ['after', 'RGBA→RGB + None + opacity test, words, aligned row copied behind the filter byte', () => rgbScanlines(pixels, width, height)],
     ['after', 'deflate L2 of the RGB scanlines', () => deflateSync(rgbNone, { level: 2 })],
     ['after', 'CRC-32 of the IDAT, zlib.crc32', () => zlibCrc32(idat)],
-    ['after', 'palette attempt (Map, Int32 words), only when the pre-test finds ≤ 256; not reached here', () => toPalette(pixels)],
     ['candidate', 'palette attempt, int32 open-addressed table instead of a Map', () => toPaletteTable(pixels)],
     ['candidate', 'RGBA→RGB + None, words, unaligned DataView stores', () => rgbNoneDataView(pixels, width, height)],
     ['candidate', 'RGBA→RGB + Up in one pass, SWAR words', () => rgbUpSwar(styled)],

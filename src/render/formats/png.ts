@@ -87,18 +87,13 @@ function encodeIndexed(pixels: Uint8Array, palette: Rgba[], width: number, heigh
   return concat(parts);
 }
 
-/**
- * Indexes an RGBA image when it has at most 256 distinct colours; null when it has more, at the 257th.
- * Signed words: as Uint32 every opaque pixel is above 2^31, out of V8's int32 range, and the scan ran
- * 25 % slower.
- */
-export function toPalette(rgba: Uint8Array): { pixels: Uint8Array; palette: Rgba[] } | null {
-  const words = new Int32Array(rgba.buffer, rgba.byteOffset, rgba.byteLength / 4);
+/** Indexes an RGBA image when it has at most 256 distinct colours; null when it has more. */
+function toPalette(rgba: Uint8Array): { pixels: Uint8Array; palette: Rgba[] } | null {
+  const words = new Uint32Array(rgba.buffer, rgba.byteOffset, rgba.byteLength / 4);
   const index = new Map<number, number>();
   const pixels = new Uint8Array(words.length);
   // Neighbouring pixels are nearly always the same colour: reuse the last index before asking the map.
-  // `last` starts as a colour the first pixel is not.
-  let last = ~words[0]!;
+  let last = -1;
   let lastIndex = 0;
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
@@ -120,7 +115,7 @@ export function toPalette(rgba: Uint8Array): { pixels: Uint8Array; palette: Rgba
 
 /**
  * A cheap proof that an RGBA image has more than 256 colours: more than 256 among 64 rows spread over it.
- * An anti-aliased gradient render shows it within about half of them (0.09 ms on the bench's styled
+ * An anti-aliased gradient render shows it within about half of them (0.05 ms on the bench's styled
  * raster), where indexing from the top first crosses the quiet zone and reaches colour 257 only 75,000
  * pixels in (0.4 ms).
  */
@@ -143,7 +138,7 @@ export function over256Colours(rgba: Uint8Array, width: number, height: number):
 /**
  * Scanlines of an opaque RGBA raster as RGB, each behind filter byte 0 (None); null at the first row with a
  * translucent pixel, so an opaque raster is read once. Four pixels are packed into three words at a time,
- * into an aligned row that is then copied behind its filter byte (rows start at odd offsets). The output
+ * into an aligned row that is then copied behind its filter byte, which puts it off word alignment. The output
  * is not zero-filled, as every byte of it is written: a raster found translucent in its first row then
  * costs 0.05 ms here instead of 0.28.
  */
@@ -189,15 +184,15 @@ function rgbaScanlines(px: Uint8Array, width: number, height: number): Uint8Arra
 }
 
 /**
- * The smallest faithful PNG of a raster: 1/2/4/8-bit palette when it has at most 256 colours (with
- * tRNS for translucent ones), else RGB, else RGBA.
+ * A faithful PNG of a raster: 1/2/4/8-bit palette when it has at most 256 colours (with tRNS for
+ * translucent ones), else RGB, else RGBA.
  *
  * Truecolour is written for speed, with filter None and deflate level 2 (bench/png.bench.ts, on the styled
  * gradient render). In raw pixels most of a row repeats the row above one pixel along (the 45° gradient's
  * bands run diagonally, the modules repeat for their height) and deflate copies it from there; Sub, Up,
  * Average and Paeth break those copies into small residues, so None is the smallest filter at every level
  * and costs nothing. Level 2 takes the time of level 1 for a file 4 % smaller (90 KB); level 3 saves 4 %
- * more for 6 % more time; level 6 would save 30 % for 3.5× the time.
+ * more for 6 % more time; level 6 would save 30 % for about 3× the time.
  */
 export function encodePng(r: Raster): Uint8Array {
   if (r.kind === 'indexed') return encodeIndexed(r.pixels, r.palette, r.width, r.height);
