@@ -119,7 +119,7 @@ function toPalette(rgba: Uint8Array): { pixels: Uint8Array; palette: Rgba[] } | 
  * raster), where indexing from the top first crosses the quiet zone and reaches colour 257 only 75,000
  * pixels in (0.4 ms).
  */
-export function over256Colours(rgba: Uint8Array, width: number, height: number): boolean {
+function over256Colours(rgba: Uint8Array, width: number, height: number): boolean {
   const words = new Int32Array(rgba.buffer, rgba.byteOffset, width * height);
   const seen = new Set<number>();
   const step = Math.max(1, Math.floor(height / 64));
@@ -142,7 +142,7 @@ export function over256Colours(rgba: Uint8Array, width: number, height: number):
  * is not zero-filled, as every byte of it is written: a raster found translucent in its first row then
  * costs 0.05 ms here instead of 0.28.
  */
-export function rgbScanlines(px: Uint8Array, width: number, height: number): Uint8Array | null {
+function rgbScanlines(px: Uint8Array, width: number, height: number): Uint8Array | null {
   const words = new Int32Array(px.buffer, px.byteOffset, width * height);
   const rowBytes = width * 3;
   const out = Buffer.allocUnsafe((rowBytes + 1) * height);
@@ -187,7 +187,7 @@ function rgbaScanlines(px: Uint8Array, width: number, height: number): Uint8Arra
  * A faithful PNG of a raster: 1/2/4/8-bit palette when it has at most 256 colours (with tRNS for
  * translucent ones), else RGB, else RGBA.
  *
- * Truecolour is written for speed, with filter None and deflate level 2 (bench/png.bench.ts, on the styled
+ * Truecolour is written for speed, with filter None and deflate level 2 (bench/README.md, on the styled
  * gradient render). In raw pixels most of a row repeats the row above one pixel along (the 45° gradient's
  * bands run diagonally, the modules repeat for their height) and deflate copies it from there; Sub, Up,
  * Average and Paeth break those copies into small residues, so None is the smallest filter at every level
