@@ -70,7 +70,7 @@ bench
   .add('stage: styled raster, our WASM kernel', () => { rasterizeScene(styledScene); })
   .add('stage: styled raster, resvg-wasm (reference)', () => { rasterizeSvg(styledSvg, 800); })
   .add('stage: png, 1-bit', () => { encodePng(raster); })
-  .add('stage: verify (decode + contrast + quiet zone)', async () => { await verifyRaster({ raster, exact: true, layout, expected, foreground: BLACK, background: WHITE }); })
+  .add('stage: verify (decode + contrast + quiet zone)', async () => { await verifyRaster({ raster, exact: true, format: 'png', layout, expected, foreground: BLACK, background: WHITE }); })
   .add('whole verified render, 800 px png (ours)', async () => { await render({ config, assets: {} }); })
   .add('styled verified render, 800 px png (rounded, gradient, logo)', async () => { await render({ config: styled, assets: { logo } }); })
   .add('peer: node-qrcode toBuffer 800 px (unverified)', async () => { await QRCode.toBuffer(STANDARD, { errorCorrectionLevel: 'M', width: 800, margin: 4 }); });

@@ -125,7 +125,7 @@ export async function renderOnce(task: RenderTask): Promise<RenderSuccess> {
     lap(format);
   }
 
-  const verification = await verifyRaster({ raster: checked, exact: designed.scene.flat, layout, expected: utf8.encode(cfg.content), foreground: weakest.foreground, background: weakest.background });
+  const verification = await verifyRaster({ raster: checked, exact: designed.scene.flat, format, layout, expected: utf8.encode(cfg.content), foreground: weakest.foreground, background: weakest.background });
   lap('verify');
 
   return {

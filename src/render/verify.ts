@@ -1,4 +1,5 @@
-import { readBarcodes, type ReaderOptions } from 'zxing-wasm/reader';
+import { defaultReaderOptions, readBarcodes, type ReaderOptions } from 'zxing-wasm/reader';
+import type { FileFormat } from '../schema/qr-config.js';
 import { composite, effectiveContrast, greyLevel, WHITE, type Rgba } from './color.js';
 import type { Layout } from './layout.js';
 import type { Raster } from './raster.js';
@@ -36,6 +37,8 @@ export interface VerifyInput {
    * shows the same geometry as the full-size image and decoding it alone proves the full-size one.
    */
   exact: boolean;
+  /** The delivered file's format: it decides how a reader turns the file's pixels into grey (READ_AS_FILE). */
+  format: FileFormat;
   layout: Layout;
   expected: Uint8Array;
   foreground: Rgba;
@@ -49,87 +52,134 @@ const REDUCED_MODULE_PX = 3;
 // Polarity is known from the design, so light-on-dark images are inverted here and zxing is spared its
 // second, inverted pass (which it runs even after the first pass found the code).
 const FAST: ReaderOptions = { formats: ['QRCode'], tryHarder: false, tryRotate: false, tryDownscale: false, tryInvert: false, maxNumberOfSymbols: 1 };
-const THOROUGH: ReaderOptions = { formats: ['QRCode'], tryHarder: true, tryInvert: true, maxNumberOfSymbols: 1 };
+/**
+ * How a zxing-based reader with default options reads a delivered file (the test suite's independent
+ * decoder does exactly this): tryHarder, both polarities, and an image pyramid (below). Stopping at the
+ * first symbol changes nothing for a single code: zxing tries the same candidates in the same order.
+ */
+const AS_DELIVERED: ReaderOptions = { formats: ['QRCode'], tryHarder: true, tryInvert: true, maxNumberOfSymbols: 1 };
+/**
+ * zxing's pyramid: an image larger than `downscaleThreshold` is also read as a layer box-filtered by
+ * `downscaleFactor` (and further layers while they are still larger). From the library, so the verifier
+ * follows its defaults.
+ */
+const { downscaleThreshold: PYRAMID_ABOVE, downscaleFactor: PYRAMID_FACTOR } = defaultReaderOptions;
+/**
+ * FAST and tryHarder differ, for QR codes, only in how often zxing scans a row for finder patterns: every
+ * third row with tryHarder, every max(3, ⌊3 × height / 388⌋)th without, the same rows below this height.
+ */
+const FAST_SCANS_EVERY_THIRD_ROW_BELOW = 517;
 
 /**
- * The image as grey levels without copying it: per-pixel values plus a lookup table to grey. An indexed
- * raster is read through its palette's greys; an RGBA one is converted once and read through identity.
+ * How a reader of the delivered file turns its pixels into grey: zxing reads PNG and JPEG files itself,
+ * through stb_image, (77R + 150G + 29B) >> 8; SVG, PDF and WebP reach it already decoded to RGBA, which it
+ * converts with its RGBToLum, (306R + 601G + 117B + 512) >> 10. The two differ by one level on some
+ * colours, and a marginal code can decode under one and not the other. (JPEG is only close: stb's JPEG
+ * decoder is not the one that produced the raster checked here.)
  */
-interface GreyImage { pix: Uint8Array; lut: Uint8Array; width: number; height: number }
+const READ_AS_FILE: Record<FileFormat, boolean> = { png: true, jpg: true, svg: false, pdf: false, webp: false };
+const stbGrey = (r: number, g: number, b: number) => (77 * r + 150 * g + 29 * b) >> 8;
+const zxingGrey = (r: number, g: number, b: number) => (306 * r + 601 * g + 117 * b + 512) >> 10;
 
-const IDENTITY = Uint8Array.from({ length: 256 }, (_, i) => i);
-
-function greyImage(r: Raster): GreyImage {
-  if (r.kind === 'indexed') {
-    return { pix: r.pixels, lut: Uint8Array.from(r.palette, (c) => greyLevel(composite(c, WHITE))), width: r.width, height: r.height };
-  }
-  const grey = new Uint8Array(r.width * r.height);
-  const p = r.pixels;
-  for (let i = 0, j = 0; i < grey.length; i++, j += 4) {
-    // Rec. 601 in 8-bit fixed point (77, 150, 29 sum to 256); translucent pixels over white.
-    const y = (77 * p[j]! + 150 * p[j + 1]! + 29 * p[j + 2]!) >> 8;
-    const a = p[j + 3]!;
-    grey[i] = a === 255 ? y : (y * a + 255 * (255 - a) + 127) / 255;
-  }
-  return { pix: grey, lut: IDENTITY, width: r.width, height: r.height };
+/** A box filter by an integer factor, filled row by row while the raster is read (`scan`). */
+interface Box {
+  f: number;
+  /** Light-on-dark codes are read inverted, as 255 - grey, so zxing needs only one polarity. */
+  invert: boolean;
+  image: ImageData;
+  sums: Uint32Array;
 }
 
-/** Box-filters by an integer factor, reading rows in order, and expands to the RGBA zxing reads. */
-function reduce({ pix, lut, width, height }: GreyImage, f: number): ImageData {
+function box(width: number, height: number, f: number, invert = false): Box {
   const w = Math.floor(width / f);
   const h = Math.floor(height / f);
-  const data = new Uint8ClampedArray(w * h * 4);
-  const sums = new Uint32Array(w);
-  const area = f * f;
-  for (let y = 0; y < h; y++) {
-    sums.fill(0);
-    for (let dy = 0; dy < f; dy++) {
-      const row = (y * f + dy) * width;
-      for (let x = 0, i = row; x < w; x++) {
-        let s = 0;
-        for (let dx = 0; dx < f; dx++) s += lut[pix[i++]!]!;
-        sums[x]! += s;
-      }
-    }
-    for (let x = 0, o = y * w * 4; x < w; x++, o += 4) {
-      const v = Math.round(sums[x]! / area);
-      data[o] = data[o + 1] = data[o + 2] = v;
-      data[o + 3] = 255;
-    }
-  }
-  return { data, width: w, height: h, colorSpace: 'srgb' } as ImageData;
+  return { f, invert, sums: new Uint32Array(w), image: { data: new Uint8ClampedArray(w * h * 4), width: w, height: h, colorSpace: 'srgb' } as ImageData };
 }
 
-/** A 3×3 box blur of a grey RGBA image: a slightly out-of-focus camera. */
-function blur(img: ImageData): ImageData {
+/**
+ * One pass over the raster: its grey image, returned, and every box filter, filled from a running sum of
+ * each row (a block's row sum is two reads, whatever the factor). A block's mean is rounded as zxing-cpp's
+ * pyramid rounds it, (sum + n²/2) / n² truncated, which equals rounding half up: a factor-3 box is, bit
+ * for bit, the layer zxing makes of the file. Translucent pixels are taken over white, as a viewer shows
+ * them.
+ */
+function scan(r: Raster, asFile: boolean, boxes: Box[]): Uint8Array {
+  const { width, height } = r;
+  const grey = new Uint8Array(width * height);
+  const run = new Uint32Array(width + 1);
+  // One loop per raster kind and grey formula, each with constant weights: a formula chosen per pixel
+  // costs a third more. RGBA is read as 32-bit words (A B G R from the top byte), faster than bytes.
+  const words = r.kind === 'rgba' ? new Uint32Array(r.pixels.buffer, r.pixels.byteOffset, width * height) : null;
+  const palette = r.kind === 'indexed' ? Uint8Array.from(r.palette, (c) => { const o = composite(c, WHITE); return asFile ? stbGrey(o.r, o.g, o.b) : zxingGrey(o.r, o.g, o.b); }) : null;
+  const overWhite = (v: number, a: number) => (a === 255 ? v : Math.round((v * a + 255 * (255 - a)) / 255));
+  for (let y = 0, i = 0; y < height; y++) {
+    let sum = 0;
+    if (palette) {
+      for (let x = 0; x < width; x++, i++) run[x + 1] = sum += grey[i] = palette[r.pixels[i]!]!;
+    } else if (asFile) {
+      for (let x = 0; x < width; x++, i++) {
+        const p = words![i]!;
+        run[x + 1] = sum += grey[i] = overWhite(stbGrey(p & 255, (p >>> 8) & 255, (p >>> 16) & 255), p >>> 24);
+      }
+    } else {
+      for (let x = 0; x < width; x++, i++) {
+        const p = words![i]!;
+        run[x + 1] = sum += grey[i] = overWhite(zxingGrey(p & 255, (p >>> 8) & 255, (p >>> 16) & 255), p >>> 24);
+      }
+    }
+    for (const b of boxes) {
+      const { f, sums, image } = b;
+      const oy = Math.floor(y / f);
+      if (oy >= image.height) continue;
+      for (let x = 0; x < image.width; x++) sums[x]! += run[(x + 1) * f]! - run[x * f]!;
+      if (y % f !== f - 1) continue;
+      const area = f * f;
+      for (let x = 0, o = oy * image.width * 4; x < image.width; x++, o += 4) {
+        const s = b.invert ? 255 * area - sums[x]! : sums[x]!;
+        image.data[o] = image.data[o + 1] = image.data[o + 2] = Math.floor((s + (area >> 1)) / area);
+        image.data[o + 3] = 255;
+      }
+      sums.fill(0);
+    }
+  }
+  return grey;
+}
+
+/** The full-size grey image as the RGBA zxing reads. */
+function fullSize(grey: Uint8Array, width: number, height: number): ImageData {
+  const data = new Uint8ClampedArray(grey.length * 4);
+  for (let i = 0, o = 0; i < grey.length; i++, o += 4) {
+    data[o] = data[o + 1] = data[o + 2] = grey[i]!;
+    data[o + 3] = 255;
+  }
+  return { data, width, height, colorSpace: 'srgb' } as ImageData;
+}
+
+/**
+ * A 3×3 box blur of a grey RGBA image (a slightly out-of-focus camera), the window clipped at the edges,
+ * and/or its contrast halved around mid-grey (dim light or a glossy print). The blur is separable: row
+ * sums first, then three of them per pixel, instead of nine reads.
+ */
+function blurDim(img: ImageData, blurred: boolean, dimmed: boolean): ImageData {
   const { width: w, height: h, data } = img;
   const out = new Uint8ClampedArray(data.length);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let sum = 0;
-      let n = 0;
-      for (let dy = -1; dy <= 1; dy++) {
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx, yy = y + dy;
-          if (xx >= 0 && yy >= 0 && xx < w && yy < h) { sum += data[(yy * w + xx) * 4]!; n++; }
-        }
+  const rows = new Uint16Array(w * h);
+  for (let y = 0, i = 0; y < h; y++) {
+    for (let x = 0; x < w; x++, i++) rows[i] = data[i * 4]! + (blurred ? (x > 0 ? data[i * 4 - 4]! : 0) + (x < w - 1 ? data[i * 4 + 4]! : 0) : 0);
+  }
+  for (let y = 0, i = 0; y < h; y++) {
+    for (let x = 0; x < w; x++, i++) {
+      let v = rows[i]!;
+      if (blurred) {
+        const n = (1 + (x > 0 ? 1 : 0) + (x < w - 1 ? 1 : 0)) * (1 + (y > 0 ? 1 : 0) + (y < h - 1 ? 1 : 0));
+        v = Math.round((v + (y > 0 ? rows[i - w]! : 0) + (y < h - 1 ? rows[i + w]! : 0)) / n);
       }
-      const o = (y * w + x) * 4;
-      out[o] = out[o + 1] = out[o + 2] = Math.round(sum / n);
+      const o = i * 4;
+      out[o] = out[o + 1] = out[o + 2] = dimmed ? 64 + (v >> 1) : v;
       out[o + 3] = 255;
     }
   }
   return { data: out, width: w, height: h, colorSpace: 'srgb' } as ImageData;
-}
-
-/** Halves the image's contrast around mid-grey: dim light or a glossy print. */
-function dim(img: ImageData): ImageData {
-  const out = new Uint8ClampedArray(img.data.length);
-  for (let i = 0; i < out.length; i += 4) {
-    out[i] = out[i + 1] = out[i + 2] = 64 + (img.data[i]! >> 1);
-    out[i + 3] = 255;
-  }
-  return { data: out, width: img.width, height: img.height, colorSpace: 'srgb' } as ImageData;
 }
 
 const FAR = 'from further away (about 2 px per module)';
@@ -149,7 +199,7 @@ async function decodes(image: ImageData, options: ReaderOptions, expected: Uint8
  * background to a scanner: it sits on the background's side of the midpoint between the two colours.
  * Compression noise (JPEG ringing) that stays on that side is harmless and passes.
  */
-function quietZoneClean({ pix, lut }: GreyImage, layout: Layout, bgGrey: number, fgGrey: number): boolean {
+function quietZoneClean(grey: Uint8Array, layout: Layout, bgGrey: number, fgGrey: number): boolean {
   const { width, height, modulePx, size } = layout;
   const q = MIN_QUIET_ZONE * modulePx;
   // A scaled raster puts the symbol's edge mid-pixel; those anti-aliased edge pixels belong to the symbol.
@@ -163,7 +213,7 @@ function quietZoneClean({ pix, lut }: GreyImage, layout: Layout, bgGrey: number,
     const inner = y >= sy0 && y < sy1;
     for (let x = x0; x < x1; x++) {
       if (inner && x === sx0) x = sx1;
-      const v = lut[pix[y * width + x]!]!;
+      const v = grey[y * width + x]!;
       if (light ? v <= mid : v >= mid) return false;
     }
   }
@@ -171,45 +221,69 @@ function quietZoneClean({ pix, lut }: GreyImage, layout: Layout, bgGrey: number,
 }
 
 /**
- * Verifies one export: decodes the artifact's own pixels (first a box-filtered reduction, as a phone sees
- * the code from afar, then full size if that fails) and requires the payload to equal `expected` byte for
- * byte; measures contrast and the quiet zone.
+ * Whether the image decodes to the content as a reader of the delivered file decodes it: AS_DELIVERED, at
+ * its own size and on zxing's pyramid. `layer`, when made, is the pyramid's first layer, a ninth of the
+ * pixels: it is tried first, and since it is exactly zxing's layer, a code found there is found in the
+ * file. The full-size pass, the single most expensive step, is paid only when the layer does not decode
+ * or the image is too small to have one. Polarity is left to zxing (tryInvert), as for the file.
+ */
+async function decodesAsDelivered(layer: ImageData | null, grey: Uint8Array, width: number, height: number, expected: Uint8Array): Promise<boolean> {
+  if (!layer) return decodes(fullSize(grey, width, height), AS_DELIVERED, expected);
+  // zxing reads the layers below the first from it, as from the file; only the full size is left.
+  return (await decodes(layer, AS_DELIVERED, expected)) || decodes(fullSize(grey, width, height), { ...AS_DELIVERED, tryDownscale: false }, expected);
+}
+
+/**
+ * Verifies one export: decodes the artifact's own pixels (a box-filtered reduction, as a phone sees the
+ * code from afar, and the image as a reader of the delivered file reads it) and requires the payload to
+ * equal `expected` byte for byte; measures contrast and the quiet zone.
  */
 export async function verifyRaster(input: VerifyInput): Promise<Verification> {
   const { raster, layout, expected } = input;
+  const { width, height } = raster;
   const failures: string[] = [];
   const contrast = effectiveContrast(input.foreground, input.background);
   if (contrast < MIN_CONTRAST) failures.push(`contrast ${contrast.toFixed(2)}:1 is below ${MIN_CONTRAST}:1`);
 
-  const grey = greyImage(raster);
   const bg = composite(input.background, WHITE);
+  const bgGrey = greyLevel(bg);
+  const fgGrey = greyLevel(composite(input.foreground, bg));
+  const lightOnDark = fgGrey > bgGrey;
+  const f = Math.max(1, Math.floor(layout.modulePx / REDUCED_MODULE_PX));
+  // Anti-aliased shapes can read differently at another scale, so they must also decode as delivered;
+  // unless the raster is flat (see `exact`), or the reduction is the delivered image read as delivered
+  // (1:1, dark on light, and FAST scanning the same rows as tryHarder).
+  const farProvesNative = input.exact || (f === 1 && !lightOnDark && height < FAST_SCANS_EVERY_THIRD_ROW_BELOW);
+  // Every image the checks below read, made in one pass over the raster: the reduction (as a phone sees
+  // the code from afar), the farther one of the first trial, and zxing's first pyramid layer. zxing makes
+  // that layer when the image exceeds the threshold; min, not max, so it does however it compares sides.
+  const reducedBox = box(width, height, f, lightOnDark);
+  const farBox = box(width, height, Math.max(1, Math.floor(layout.modulePx / 2)), lightOnDark);
+  const layerBox = !farProvesNative && Math.min(width, height) > PYRAMID_ABOVE ? box(width, height, PYRAMID_FACTOR) : null;
+  const grey = scan(raster, READ_AS_FILE[input.format], layerBox ? [reducedBox, farBox, layerBox] : [reducedBox, farBox]);
+
   // A flat raster is filled only inside the symbol and carries no decorations, so its quiet zone is
   // background by construction; anything drawn (shapes, images, frames) is checked pixel by pixel.
-  const clean = input.exact || quietZoneClean(grey, layout, greyLevel(bg), greyLevel(composite(input.foreground, bg)));
+  const clean = input.exact || quietZoneClean(grey, layout, bgGrey, fgGrey);
   if (!clean) failures.push(`the ${MIN_QUIET_ZONE}-module quiet zone is not clear`);
   const quietZoneModules = Math.floor(Math.min(layout.originX, layout.originY, layout.width - layout.originX - layout.size * layout.modulePx, layout.height - layout.originY - layout.size * layout.modulePx) / layout.modulePx);
   if (quietZoneModules < MIN_QUIET_ZONE) failures.push(`quiet zone is ${quietZoneModules} modules, below ${MIN_QUIET_ZONE}`);
 
-  const f = Math.max(1, Math.floor(layout.modulePx / REDUCED_MODULE_PX));
-  const lightOnDark = greyLevel(composite(input.foreground, bg)) > greyLevel(bg);
-  const seen: GreyImage = lightOnDark ? { ...grey, lut: grey.lut.map((v) => 255 - v) } : grey;
-  const reduced = reduce(seen, f);
+  const reduced = reducedBox.image;
   const farOk = await decodes(reduced, FAST, expected);
-  // Anti-aliased shapes can read differently at another scale, so they must also decode as delivered.
-  const full = () => reduce(seen, 1);
-  const nativeOk = (input.exact || f === 1) && farOk ? true : (await decodes(full(), FAST, expected)) || (await decodes(full(), THOROUGH, expected));
+  const nativeOk = (farProvesNative && farOk) || (await decodesAsDelivered(layerBox?.image ?? null, grey, width, height, expected));
   const decodedAt: Verification['decodedAt'] = nativeOk ? (farOk ? 'reduced' : 'full') : null;
-  if (!nativeOk) failures.push(`the image does not decode to the content at its own size (${raster.width}×${raster.height} px)`);
+  if (!nativeOk) failures.push(`the image does not decode to the content at its own size (${width}×${height} px)`);
 
   const scanTrials: Verification['scanTrials'] = [];
   if (decodedAt === 'reduced') {
-    scanTrials.push({ name: FAR, decoded: await decodes(reduce(seen, Math.max(1, Math.floor(layout.modulePx / 2))), FAST, expected) });
+    scanTrials.push({ name: FAR, decoded: await decodes(farBox.image, FAST, expected) });
     // Blur and dim at once: a code that survives both together survives each alone, so one decode
     // settles the usual case and only a weaker code pays for the two separate trials.
-    if (await decodes(dim(blur(reduced)), FAST, expected)) scanTrials.push({ name: BLURRED_AND_DIM, decoded: true });
+    if (await decodes(blurDim(reduced, true, true), FAST, expected)) scanTrials.push({ name: BLURRED_AND_DIM, decoded: true });
     else {
-      scanTrials.push({ name: BLURRED, decoded: await decodes(blur(reduced), FAST, expected) });
-      scanTrials.push({ name: DIM, decoded: await decodes(dim(reduced), FAST, expected) });
+      scanTrials.push({ name: BLURRED, decoded: await decodes(blurDim(reduced, true, false), FAST, expected) });
+      scanTrials.push({ name: DIM, decoded: await decodes(blurDim(reduced, false, true), FAST, expected) });
     }
   }
   const passed = scanTrials.reduce((n, t) => n + (t.decoded ? (t.name === BLURRED_AND_DIM ? 2 : 1) : 0), 0);
