@@ -80,6 +80,8 @@ const FAST_SCANS_EVERY_THIRD_ROW_BELOW = 517;
 const READ_AS_FILE: Record<FileFormat, boolean> = { png: true, jpg: true, svg: false, pdf: false, webp: false };
 const stbGrey = (r: number, g: number, b: number) => (77 * r + 150 * g + 29 * b) >> 8;
 const zxingGrey = (r: number, g: number, b: number) => (306 * r + 601 * g + 117 * b + 512) >> 10;
+/** A grey level with alpha `a` over white, as a viewer shows a translucent pixel. */
+const overWhite = (v: number, a: number) => (a === 255 ? v : Math.round((v * a + 255 * (255 - a)) / 255));
 
 /** A box filter by an integer factor, filled row by row while the raster is read (`scan`). */
 interface Box {
@@ -111,7 +113,6 @@ function scan(r: Raster, asFile: boolean, boxes: Box[]): Uint8Array {
   // costs a third more. RGBA is read as 32-bit words (A B G R from the top byte), faster than bytes.
   const words = r.kind === 'rgba' ? new Uint32Array(r.pixels.buffer, r.pixels.byteOffset, width * height) : null;
   const palette = r.kind === 'indexed' ? Uint8Array.from(r.palette, (c) => { const o = composite(c, WHITE); return asFile ? stbGrey(o.r, o.g, o.b) : zxingGrey(o.r, o.g, o.b); }) : null;
-  const overWhite = (v: number, a: number) => (a === 255 ? v : Math.round((v * a + 255 * (255 - a)) / 255));
   for (let y = 0, i = 0; y < height; y++) {
     let sum = 0;
     if (palette) {
@@ -127,22 +128,26 @@ function scan(r: Raster, asFile: boolean, boxes: Box[]): Uint8Array {
         run[x + 1] = sum += grey[i] = overWhite(zxingGrey(p & 255, (p >>> 8) & 255, (p >>> 16) & 255), p >>> 24);
       }
     }
-    for (const b of boxes) {
-      const { f, sums, image } = b;
-      const oy = Math.floor(y / f);
-      if (oy >= image.height) continue;
-      for (let x = 0; x < image.width; x++) sums[x]! += run[(x + 1) * f]! - run[x * f]!;
-      if (y % f !== f - 1) continue;
-      const area = f * f;
-      for (let x = 0, o = oy * image.width * 4; x < image.width; x++, o += 4) {
-        const s = b.invert ? 255 * area - sums[x]! : sums[x]!;
-        image.data[o] = image.data[o + 1] = image.data[o + 2] = Math.floor((s + (area >> 1)) / area);
-        image.data[o + 3] = 255;
-      }
-      sums.fill(0);
-    }
+    for (const b of boxes) addRow(b, run, y);
   }
   return grey;
+}
+
+/** Adds row `y` of the raster, given as its running sum, to a box filter; writes an output row per f rows. */
+function addRow(b: Box, run: Uint32Array, y: number): void {
+  const { f, sums } = b;
+  const { data, width: w, height: h } = b.image;
+  const oy = (y / f) | 0;
+  if (oy >= h) return;
+  for (let x = 0, at = 0; x < w; x++, at += f) sums[x]! += run[at + f]! - run[at]!;
+  if (y % f !== f - 1) return;
+  const area = f * f;
+  for (let x = 0, o = oy * w * 4; x < w; x++, o += 4) {
+    const s = b.invert ? 255 * area - sums[x]! : sums[x]!;
+    data[o] = data[o + 1] = data[o + 2] = ((s + (area >> 1)) / area) | 0;
+    data[o + 3] = 255;
+  }
+  sums.fill(0);
 }
 
 /** The full-size grey image as the RGBA zxing reads. */
