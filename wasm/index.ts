@@ -45,24 +45,24 @@ export const initCodecs = (): Promise<void> => Promise.all(Object.values(codecs)
 let kernel: WebAssembly.Module | undefined;
 
 /**
- * Our own raster kernel (wasm/assembly/raster.ts), compiled by `npm run build` next to this module in
- * dist/wasm; when this module runs from source (under vitest) it is found in dist all the same.
+ * Our own kernel (wasm/assembly/), compiled by `npm run build` next to this module in dist/wasm; when this
+ * module runs from source (under vitest) it is found in dist all the same.
  */
 function kernelBytes(): Uint8Array<ArrayBuffer> {
-  const built = new URL('./raster.wasm', import.meta.url);
-  const fromSource = new URL('../dist/wasm/raster.wasm', import.meta.url);
+  const built = new URL('./kernel.wasm', import.meta.url);
+  const fromSource = new URL('../dist/wasm/kernel.wasm', import.meta.url);
   return new Uint8Array(readFileSync(existsSync(built) ? built : fromSource));
 }
 
-/** The compiled raster kernel; initWasm compiles it once per thread. */
-export function rasterKernel(): WebAssembly.Module {
+/** The compiled kernel; initWasm compiles it once per thread. */
+export function kernelModule(): WebAssembly.Module {
   if (!kernel) throw new Error('initWasm() must finish before rendering');
   return kernel;
 }
 
 let ready: Promise<void> | undefined;
 
-/** Idempotent: resvg, zxing and our raster kernel, which every render uses, loaded once per worker at start. */
+/** Idempotent: resvg, zxing and our kernel, which every render uses, loaded once per worker at start. */
 export function initWasm(): Promise<void> {
   ready ??= Promise.all([
     WebAssembly.compile(kernelBytes()).then((m) => { kernel = m; }),

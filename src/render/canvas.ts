@@ -1,51 +1,11 @@
-import { rasterKernel } from '../../wasm/index.js';
 import { colorAt, linearEnds, radialCircle, type Paint } from './paint.js';
 import type { RgbaRaster } from './raster.js';
 import type { Edges } from './flatten.js';
+import { KERNEL_BASE, kernelFor, reserve, type Kernel } from './kernel.js';
 import type { Affine } from './scene.js';
-
-/** The exports of wasm/assembly/raster.ts. */
-interface Kernel {
-  memory: WebAssembly.Memory;
-  accumulate(edges: number, n: number, acc: number, width: number, height: number): void;
-  fill(acc: number, canvas: number, width: number, x0: number, y0: number, x1: number, y1: number, kind: number, color: number, lut: number, a: number, b: number, c: number): void;
-  clear(canvas: number, n: number, color: number): void;
-  premultiply(pixels: number, n: number): void;
-  unpremultiply(pixels: number, n: number): void;
-  drawImage(src: number, sw: number, sh: number, canvas: number, width: number, height: number, bx: number, by: number, bw: number, bh: number, opacity: number): void;
-  PAINT_SOLID: WebAssembly.Global;
-  PAINT_LINEAR: WebAssembly.Global;
-  PAINT_RADIAL: WebAssembly.Global;
-  LUT_SIZE: WebAssembly.Global;
-}
-
-const PAGE = 65536;
-/** The kernel keeps no data of its own past its first page; the canvas and its buffers start there. */
-const BASE = PAGE;
-/**
- * A render needing more memory than this gets an instance of its own, dropped afterwards, so one
- * 4096 px render does not leave every worker holding 130 MB for the rest of its life (16 MB covers a
- * canvas of about 1400 px).
- */
-const SHARED_BYTES = 16 * 1024 * 1024;
-
-let shared: Kernel | undefined;
 
 /** Entries in a gradient table; the kernel indexes its tables by the same constant. */
 const LUT_SIZE = 1024;
-
-function instantiate(): Kernel {
-  const k = new WebAssembly.Instance(rasterKernel(), {}).exports as unknown as Kernel;
-  if (k.LUT_SIZE.value !== LUT_SIZE) throw new Error(`the raster kernel's gradient tables have ${k.LUT_SIZE.value} entries, expected ${LUT_SIZE}`);
-  return k;
-}
-
-function kernelWith(bytes: number): Kernel {
-  const k = bytes > SHARED_BYTES ? instantiate() : (shared ??= instantiate());
-  const have = k.memory.buffer.byteLength;
-  if (have < bytes) k.memory.grow(Math.ceil((bytes - have) / PAGE));
-  return k;
-}
 
 /** Premultiplied RGBA of a straight colour, packed little-endian (R in the low byte) as the kernel reads it. */
 function premultiplied(c: { r: number; g: number; b: number; a: number }): number {
@@ -58,7 +18,7 @@ const apply = (m: Affine, x: number, y: number): [number, number] => [m[0] * x +
 /**
  * A canvas drawn by the WASM raster kernel: paths filled with exact-area anti-aliasing, solid or gradient
  * paint, images composited with bilinear sampling, all in premultiplied RGBA as SVG renderers work.
- * Memory layout (bytes from BASE): the canvas, the coverage accumulation buffer, one gradient table, then
+ * Memory layout (bytes from KERNEL_BASE): the canvas, the coverage accumulation buffer, one gradient table, then
  * scratch space for the current layer's edges or image.
  */
 export class Canvas {
@@ -72,19 +32,18 @@ export class Canvas {
   constructor(readonly width: number, readonly height: number) {
     const pixels = width * height * 4;
     const accBytes = (width + 2) * height * 4;
-    this.canvas = BASE;
+    this.canvas = KERNEL_BASE;
     this.acc = this.canvas + pixels;
     this.lut = this.acc + accBytes;
     this.scratch = this.lut + LUT_SIZE * 4;
-    this.k = kernelWith(this.scratch);
+    this.k = kernelFor(this.scratch - KERNEL_BASE);
+    if (this.k.LUT_SIZE.value !== LUT_SIZE) throw new Error(`the kernel's gradient tables have ${this.k.LUT_SIZE.value} entries, expected ${LUT_SIZE}`);
     // Every fill clears the cells it read; zeroing here also recovers from a render that failed midway.
     new Uint8Array(this.k.memory.buffer, this.acc, accBytes).fill(0);
   }
 
   private reserve(bytes: number): void {
-    const need = this.scratch + bytes;
-    const have = this.k.memory.buffer.byteLength;
-    if (have < need) this.k.memory.grow(Math.ceil((need - have) / PAGE));
+    reserve(this.k, this.scratch + bytes);
   }
 
   /** Paints the whole canvas; a gradient spans its box in canvas pixels. */

@@ -2,6 +2,7 @@ import { defaultReaderOptions, readBarcodes, type ReaderOptions } from 'zxing-wa
 import type { FileFormat } from '../schema/qr-config.js';
 import { composite, effectiveContrast, greyLevel, WHITE, type Rgba } from './color.js';
 import type { Layout } from './layout.js';
+import { KERNEL_BASE, kernelFor } from './kernel.js';
 import type { Raster } from './raster.js';
 
 /** What the verifier found, returned to the client with every successful render. */
@@ -80,74 +81,48 @@ const FAST_SCANS_EVERY_THIRD_ROW_BELOW = 517;
 const READ_AS_FILE: Record<FileFormat, boolean> = { png: true, jpg: true, svg: false, pdf: false, webp: false };
 const stbGrey = (r: number, g: number, b: number) => (77 * r + 150 * g + 29 * b) >> 8;
 const zxingGrey = (r: number, g: number, b: number) => (306 * r + 601 * g + 117 * b + 512) >> 10;
-/** A grey level with alpha `a` over white, as a viewer shows a translucent pixel. */
-const overWhite = (v: number, a: number) => (a === 255 ? v : Math.round((v * a + 255 * (255 - a)) / 255));
 
-/** A box filter by an integer factor, filled row by row while the raster is read (`scan`). */
-interface Box {
-  f: number;
-  /** Light-on-dark codes are read inverted, as 255 - grey, so zxing needs only one polarity. */
-  invert: boolean;
-  image: ImageData;
-  sums: Uint32Array;
-}
+/** A box filter by an integer factor; light-on-dark codes are read inverted (255 − grey), so zxing needs only one polarity. */
+interface Box { f: number; invert: boolean }
 
-function box(width: number, height: number, f: number, invert = false): Box {
-  const w = Math.floor(width / f);
-  const h = Math.floor(height / f);
-  return { f, invert, sums: new Uint32Array(w), image: { data: new Uint8ClampedArray(w * h * 4), width: w, height: h, colorSpace: 'srgb' } as ImageData };
-}
+const boxSize = (width: number, height: number, b: Box) => [Math.floor(width / b.f), Math.floor(height / b.f)] as const;
 
 /**
- * One pass over the raster: its grey image, returned, and every box filter, filled from a running sum of
- * each row (a block's row sum is two reads, whatever the factor). A block's mean is rounded as zxing-cpp's
- * pyramid rounds it, (sum + n²/2) / n² truncated, which equals rounding half up: a factor-3 box is, bit
- * for bit, the layer zxing makes of the file. Translucent pixels are taken over white, as a viewer shows
- * them.
+ * Reads the raster once, in our WASM kernel (wasm/assembly/grey.ts): its grey image, as the delivered
+ * file's reader computes it (translucent pixels over white, as a viewer shows them), and every box filter
+ * of it, each block's mean rounded as zxing-cpp's pyramid rounds it, so a factor-3 box is, bit for bit,
+ * the layer zxing makes of the file.
  */
-function scan(r: Raster, asFile: boolean, boxes: Box[]): Uint8Array {
+function scan(r: Raster, asFile: boolean, boxes: Box[]): { grey: Uint8Array; reduced: ImageData[] } {
   const { width, height } = r;
-  const grey = new Uint8Array(width * height);
-  const run = new Uint32Array(width + 1);
-  // One loop per raster kind and grey formula, each with constant weights: a formula chosen per pixel
-  // costs a third more. RGBA is read as 32-bit words (A B G R from the top byte), faster than bytes.
-  const words = r.kind === 'rgba' ? new Uint32Array(r.pixels.buffer, r.pixels.byteOffset, width * height) : null;
-  const palette = r.kind === 'indexed' ? Uint8Array.from(r.palette, (c) => { const o = composite(c, WHITE); return asFile ? stbGrey(o.r, o.g, o.b) : zxingGrey(o.r, o.g, o.b); }) : null;
-  for (let y = 0, i = 0; y < height; y++) {
-    let sum = 0;
-    if (palette) {
-      for (let x = 0; x < width; x++, i++) run[x + 1] = sum += grey[i] = palette[r.pixels[i]!]!;
-    } else if (asFile) {
-      for (let x = 0; x < width; x++, i++) {
-        const p = words![i]!;
-        run[x + 1] = sum += grey[i] = overWhite(stbGrey(p & 255, (p >>> 8) & 255, (p >>> 16) & 255), p >>> 24);
-      }
-    } else {
-      for (let x = 0; x < width; x++, i++) {
-        const p = words![i]!;
-        run[x + 1] = sum += grey[i] = overWhite(zxingGrey(p & 255, (p >>> 8) & 255, (p >>> 16) & 255), p >>> 24);
-      }
-    }
-    for (const b of boxes) addRow(b, run, y);
+  const n = width * height;
+  const src = KERNEL_BASE;
+  const table = src + (r.kind === 'rgba' ? n * 4 : n);
+  const grey = table + 256;
+  const outs: number[] = [];
+  let end = grey + n;
+  for (const b of boxes) {
+    outs.push(end);
+    const [w, h] = boxSize(width, height, b);
+    end += w * h * 4;
   }
-  return grey;
-}
-
-/** Adds row `y` of the raster, given as its running sum, to a box filter; writes an output row per f rows. */
-function addRow(b: Box, run: Uint32Array, y: number): void {
-  const { f, sums } = b;
-  const { data, width: w, height: h } = b.image;
-  const oy = (y / f) | 0;
-  if (oy >= h) return;
-  for (let x = 0, at = 0; x < w; x++, at += f) sums[x]! += run[at + f]! - run[at]!;
-  if (y % f !== f - 1) return;
-  const area = f * f;
-  for (let x = 0, o = oy * w * 4; x < w; x++, o += 4) {
-    const s = b.invert ? 255 * area - sums[x]! : sums[x]!;
-    data[o] = data[o + 1] = data[o + 2] = ((s + (area >> 1)) / area) | 0;
-    data[o + 3] = 255;
+  const k = kernelFor(end - KERNEL_BASE);
+  const memory = new Uint8Array(k.memory.buffer);
+  memory.set(r.pixels, src);
+  if (r.kind === 'rgba') k.greyOfRgba(src, n, !asFile, grey);
+  else {
+    r.palette.forEach((c, i) => {
+      const o = composite(c, WHITE);
+      memory[table + i] = asFile ? stbGrey(o.r, o.g, o.b) : zxingGrey(o.r, o.g, o.b);
+    });
+    k.greyOfIndexed(src, n, table, grey);
   }
-  sums.fill(0);
+  const reduced = boxes.map((b, i) => {
+    const [w, h] = boxSize(width, height, b);
+    k.boxFilter(grey, width, height, b.f, b.invert, outs[i]!);
+    return { data: new Uint8ClampedArray(memory.slice(outs[i]!, outs[i]! + w * h * 4).buffer), width: w, height: h, colorSpace: 'srgb' } as ImageData;
+  });
+  return { grey: memory.slice(grey, grey + n), reduced };
 }
 
 /** The full-size grey image as the RGBA zxing reads. */
@@ -262,10 +237,10 @@ export async function verifyRaster(input: VerifyInput): Promise<Verification> {
   // Every image the checks below read, made in one pass over the raster: the reduction (as a phone sees
   // the code from afar), the farther one of the first trial, and zxing's first pyramid layer. zxing makes
   // that layer when the image exceeds the threshold; min, not max, so it does however it compares sides.
-  const reducedBox = box(width, height, f, lightOnDark);
-  const farBox = box(width, height, Math.max(1, Math.floor(layout.modulePx / 2)), lightOnDark);
-  const layerBox = !farProvesNative && Math.min(width, height) > PYRAMID_ABOVE ? box(width, height, PYRAMID_FACTOR) : null;
-  const grey = scan(raster, READ_AS_FILE[input.format], layerBox ? [reducedBox, farBox, layerBox] : [reducedBox, farBox]);
+  const layered = !farProvesNative && Math.min(width, height) > PYRAMID_ABOVE;
+  const boxes: Box[] = [{ f, invert: lightOnDark }, { f: Math.max(1, Math.floor(layout.modulePx / 2)), invert: lightOnDark }];
+  if (layered) boxes.push({ f: PYRAMID_FACTOR, invert: false });
+  const { grey, reduced: [reduced, far, layer] } = scan(raster, READ_AS_FILE[input.format], boxes);
 
   // A flat raster is filled only inside the symbol and carries no decorations, so its quiet zone is
   // background by construction; anything drawn (shapes, images, frames) is checked pixel by pixel.
@@ -274,15 +249,14 @@ export async function verifyRaster(input: VerifyInput): Promise<Verification> {
   const quietZoneModules = Math.floor(Math.min(layout.originX, layout.originY, layout.width - layout.originX - layout.size * layout.modulePx, layout.height - layout.originY - layout.size * layout.modulePx) / layout.modulePx);
   if (quietZoneModules < MIN_QUIET_ZONE) failures.push(`quiet zone is ${quietZoneModules} modules, below ${MIN_QUIET_ZONE}`);
 
-  const reduced = reducedBox.image;
   const farOk = await decodes(reduced, FAST, expected);
-  const nativeOk = (farProvesNative && farOk) || (await decodesAsDelivered(layerBox?.image ?? null, grey, width, height, expected));
+  const nativeOk = (farProvesNative && farOk) || (await decodesAsDelivered(layer ?? null, grey, width, height, expected));
   const decodedAt: Verification['decodedAt'] = nativeOk ? (farOk ? 'reduced' : 'full') : null;
   if (!nativeOk) failures.push(`the image does not decode to the content at its own size (${width}×${height} px)`);
 
   const scanTrials: Verification['scanTrials'] = [];
   if (decodedAt === 'reduced') {
-    scanTrials.push({ name: FAR, decoded: await decodes(farBox.image, FAST, expected) });
+    scanTrials.push({ name: FAR, decoded: await decodes(far!, FAST, expected) });
     // Blur and dim at once: a code that survives both together survives each alone, so one decode
     // settles the usual case and only a weaker code pays for the two separate trials.
     if (await decodes(blurDim(reduced, true, true), FAST, expected)) scanTrials.push({ name: BLURRED_AND_DIM, decoded: true });

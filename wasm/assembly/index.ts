@@ -1,0 +1,3 @@
+// Our WASM kernel: one module, so every worker compiles and instantiates it once.
+export * from './raster';
+export * from './grey';
