@@ -96,32 +96,38 @@ const boxSize = (width: number, height: number, b: Box) => [Math.floor(width / b
 function scan(r: Raster, asFile: boolean, boxes: Box[]): { grey: Uint8Array; reduced: ImageData[] } {
   const { width, height } = r;
   const n = width * height;
+  const sizes = boxes.map((b) => boxSize(width, height, b));
+  // Layout from KERNEL_BASE: pixels, palette greys, grey image, a row's running sum, box descriptions,
+  // then each box's column sums and output.
   const src = KERNEL_BASE;
   const table = src + (r.kind === 'rgba' ? n * 4 : n);
   const grey = table + 256;
-  const outs: number[] = [];
-  let end = grey + n;
-  for (const b of boxes) {
-    outs.push(end);
-    const [w, h] = boxSize(width, height, b);
-    end += w * h * 4;
-  }
+  const run = grey + n + ((4 - (n % 4)) % 4);
+  const specs = run + (width + 1) * 4;
+  let end = specs + 16 * boxes.length;
+  const at = sizes.map(([w, h]) => {
+    const sums = end;
+    const out = sums + w * 4;
+    end = out + w * h * 4;
+    return { sums, out };
+  });
   const k = kernelFor(end - KERNEL_BASE);
+  if (k.BOX_BYTES.value !== 16) throw new Error('the kernel describes boxes in another layout');
   const memory = new Uint8Array(k.memory.buffer);
+  const words = new Int32Array(k.memory.buffer);
   memory.set(r.pixels, src);
-  if (r.kind === 'rgba') k.greyOfRgba(src, n, !asFile, grey);
-  else {
+  if (r.kind === 'indexed') {
     r.palette.forEach((c, i) => {
       const o = composite(c, WHITE);
       memory[table + i] = asFile ? stbGrey(o.r, o.g, o.b) : zxingGrey(o.r, o.g, o.b);
     });
-    k.greyOfIndexed(src, n, table, grey);
   }
-  const reduced = boxes.map((b, i) => {
-    const [w, h] = boxSize(width, height, b);
-    k.boxFilter(grey, width, height, b.f, b.invert, outs[i]!);
-    return { data: new Uint8ClampedArray(memory.slice(outs[i]!, outs[i]! + w * h * 4).buffer), width: w, height: h, colorSpace: 'srgb' } as ImageData;
+  boxes.forEach((b, i) => {
+    words.set([b.f, b.invert ? 1 : 0, at[i]!.out, at[i]!.sums], (specs >> 2) + 4 * i);
+    memory.fill(0, at[i]!.sums, at[i]!.out);
   });
+  k.scan(src, r.kind === 'rgba', !asFile, table, width, height, grey, run, specs, boxes.length);
+  const reduced = sizes.map(([w, h], i) => ({ data: new Uint8ClampedArray(memory.slice(at[i]!.out, at[i]!.out + w * h * 4).buffer), width: w, height: h, colorSpace: 'srgb' }) as ImageData);
   return { grey: memory.slice(grey, grey + n), reduced };
 }
 
@@ -137,29 +143,18 @@ function fullSize(grey: Uint8Array, width: number, height: number): ImageData {
 
 /**
  * A 3×3 box blur of a grey RGBA image (a slightly out-of-focus camera), the window clipped at the edges,
- * and/or its contrast halved around mid-grey (dim light or a glossy print). The blur is separable: row
- * sums first, then three of them per pixel, instead of nine reads.
+ * and/or its contrast halved around mid-grey (dim light or a glossy print); in the kernel.
  */
 function blurDim(img: ImageData, blurred: boolean, dimmed: boolean): ImageData {
   const { width: w, height: h, data } = img;
-  const out = new Uint8ClampedArray(data.length);
-  const rows = new Uint16Array(w * h);
-  for (let y = 0, i = 0; y < h; y++) {
-    for (let x = 0; x < w; x++, i++) rows[i] = data[i * 4]! + (blurred ? (x > 0 ? data[i * 4 - 4]! : 0) + (x < w - 1 ? data[i * 4 + 4]! : 0) : 0);
-  }
-  for (let y = 0, i = 0; y < h; y++) {
-    for (let x = 0; x < w; x++, i++) {
-      let v = rows[i]!;
-      if (blurred) {
-        const n = (1 + (x > 0 ? 1 : 0) + (x < w - 1 ? 1 : 0)) * (1 + (y > 0 ? 1 : 0) + (y < h - 1 ? 1 : 0));
-        v = Math.round((v + (y > 0 ? rows[i - w]! : 0) + (y < h - 1 ? rows[i + w]! : 0)) / n);
-      }
-      const o = i * 4;
-      out[o] = out[o + 1] = out[o + 2] = dimmed ? 64 + (v >> 1) : v;
-      out[o + 3] = 255;
-    }
-  }
-  return { data: out, width: w, height: h, colorSpace: 'srgb' } as ImageData;
+  const src = KERNEL_BASE;
+  const rows = src + data.length;
+  const out = rows + w * h * 2 + ((4 - ((w * h * 2) % 4)) % 4);
+  const k = kernelFor(out + data.length - KERNEL_BASE);
+  const memory = new Uint8Array(k.memory.buffer);
+  memory.set(data, src);
+  k.blurDim(src, w, h, blurred, dimmed, rows, out);
+  return { data: new Uint8ClampedArray(memory.slice(out, out + data.length).buffer), width: w, height: h, colorSpace: 'srgb' } as ImageData;
 }
 
 const FAR = 'from further away (about 2 px per module)';
@@ -187,17 +182,9 @@ function quietZoneClean(grey: Uint8Array, layout: Layout, bgGrey: number, fgGrey
   const sx1 = Math.ceil(layout.originX + size * modulePx), sy1 = Math.ceil(layout.originY + size * modulePx);
   const x0 = Math.max(0, Math.ceil(layout.originX - q)), y0 = Math.max(0, Math.ceil(layout.originY - q));
   const x1 = Math.min(width, Math.floor(layout.originX + size * modulePx + q)), y1 = Math.min(height, Math.floor(layout.originY + size * modulePx + q));
-  const mid = (bgGrey + fgGrey) / 2;
-  const light = bgGrey > fgGrey;
-  for (let y = y0; y < y1; y++) {
-    const inner = y >= sy0 && y < sy1;
-    for (let x = x0; x < x1; x++) {
-      if (inner && x === sx0) x = sx1;
-      const v = grey[y * width + x]!;
-      if (light ? v <= mid : v >= mid) return false;
-    }
-  }
-  return true;
+  const k = kernelFor(grey.length);
+  new Uint8Array(k.memory.buffer).set(grey, KERNEL_BASE);
+  return k.quietZoneClear(KERNEL_BASE, width, x0, y0, x1, y1, sx0, sy0, sx1, sy1, (bgGrey + fgGrey) / 2, bgGrey > fgGrey) === 1;
 }
 
 /**

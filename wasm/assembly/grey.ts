@@ -1,50 +1,119 @@
-// The verifier's reads of a raster (src/render/verify.ts): grey levels as a decoder computes them, and
-// box-filtered reductions as zxing's pyramid makes them. Like raster.ts, it works on memory laid out by
-// its JS side and allocates nothing.
+// The verifier's read of a raster (src/render/verify.ts): grey levels as a decoder computes them, and
+// box-filtered reductions as zxing's pyramid makes them, in one pass. Like raster.ts, it works on memory
+// laid out by its JS side and allocates nothing.
+
+/** Bytes per box description: factor, invert (0/1), output pointer, column-sums pointer, as i32. */
+export const BOX_BYTES = 16;
 
 /**
- * Grey levels of `n` straight RGBA pixels, each over white as a viewer shows a translucent pixel, by the
- * formula of the reader that will see them: stb_image's (77R + 150G + 29B) >> 8, with which zxing reads
- * PNG and JPEG files, or zxing's own (306R + 601G + 117B + 512) >> 10 for pixels it is handed.
+ * Reads a raster once. Each pixel becomes a grey level (stored at `grey`) by the formula of the reader
+ * that will see it: stb_image's (77R + 150G + 29B) >> 8, with which zxing reads PNG and JPEG files, or
+ * zxing's own (306R + 601G + 117B + 512) >> 10 for pixels it is handed (`zxing`); translucent pixels are
+ * taken over white, as a viewer shows them. An indexed raster (`rgba` false) is read through `table`,
+ * each palette entry's grey. Meanwhile each of the `nBoxes` box filters at `boxes` is filled from the
+ * row's running sum (`run`, width + 1 u32), a block's row sum being two reads whatever its factor, and
+ * written as RGBA (what zxing is handed), ⌊width / f⌋ × ⌊height / f⌋ pixels, each block's mean rounded as
+ * zxing-cpp's pyramid rounds it, (sum + f²/2) / f² truncated; an inverted box reads 255 − grey, for
+ * light-on-dark codes. Column sums must start at zero.
  */
-export function greyOfRgba(src: usize, n: i32, zxing: bool, out: usize): void {
-  for (let i = 0; i < n; i++) {
-    const p = load<u32>(src + (<usize>i << 2));
-    const r = p & 0xff;
-    const g = (p >>> 8) & 0xff;
-    const b = (p >>> 16) & 0xff;
-    const a = p >>> 24;
-    let v = zxing ? (306 * r + 601 * g + 117 * b + 512) >> 10 : (77 * r + 150 * g + 29 * b) >> 8;
-    // Rounded half up, as Math.round((v·a + 255·(255 − a)) / 255).
-    if (a != 255) v = (2 * (v * a + 255 * (255 - a)) + 255) / 510;
-    store<u8>(out + <usize>i, <u8>v);
+export function scan(src: usize, rgba: bool, zxing: bool, table: usize, width: i32, height: i32, grey: usize, run: usize, boxes: usize, nBoxes: i32): void {
+  store<u32>(run, 0);
+  for (let y = 0; y < height; y++) {
+    const rowStart = <usize>(y * width);
+    let sum: u32 = 0;
+    for (let x = 0; x < width; x++) {
+      const i = rowStart + <usize>x;
+      let v: u32;
+      if (rgba) {
+        const p = load<u32>(src + (i << 2));
+        const r = p & 0xff;
+        const g = (p >>> 8) & 0xff;
+        const b = (p >>> 16) & 0xff;
+        const a = p >>> 24;
+        v = zxing ? (306 * r + 601 * g + 117 * b + 512) >> 10 : (77 * r + 150 * g + 29 * b) >> 8;
+        // Rounded half up, as Math.round((v·a + 255·(255 − a)) / 255).
+        if (a != 255) v = (2 * (v * a + 255 * (255 - a)) + 255) / 510;
+      } else v = load<u8>(table + <usize>load<u8>(src + i));
+      store<u8>(grey + i, <u8>v);
+      sum += v;
+      store<u32>(run + (<usize>(x + 1) << 2), sum);
+    }
+    for (let k = 0; k < nBoxes; k++) {
+      const spec = boxes + <usize>(k * BOX_BYTES);
+      const f = load<i32>(spec);
+      const w = width / f;
+      const oy = y / f;
+      if (oy >= height / f) continue;
+      const sums = <usize>load<u32>(spec, 12);
+      for (let ox = 0; ox < w; ox++) {
+        const c = sums + (<usize>ox << 2);
+        store<u32>(c, load<u32>(c) + load<u32>(run + (<usize>((ox + 1) * f) << 2)) - load<u32>(run + (<usize>(ox * f) << 2)));
+      }
+      if (y % f != f - 1) continue;
+      const area = <u32>(f * f);
+      const invert = load<i32>(spec, 4) != 0;
+      const out = <usize>load<u32>(spec, 8) + (<usize>(oy * w) << 2);
+      for (let ox = 0; ox < w; ox++) {
+        const c = sums + (<usize>ox << 2);
+        const s = load<u32>(c);
+        const m = ((invert ? 255 * area - s : s) + (area >> 1)) / area;
+        store<u32>(out + (<usize>ox << 2), m | (m << 8) | (m << 16) | 0xff000000);
+        store<u32>(c, 0);
+      }
+    }
   }
 }
 
-/** Grey levels of `n` palette indices through a table of each palette entry's grey. */
-export function greyOfIndexed(src: usize, n: i32, table: usize, out: usize): void {
-  for (let i = 0; i < n; i++) store<u8>(out + <usize>i, load<u8>(table + <usize>load<u8>(src + <usize>i)));
+/**
+ * Whether every pixel of the rectangle [x0, x1) × [y0, y1), except the symbol [sx0, sx1) × [sy0, sy1),
+ * sits on the background's side of `mid`: above it on a light background (`light`), below on a dark one.
+ */
+export function quietZoneClear(grey: usize, width: i32, x0: i32, y0: i32, x1: i32, y1: i32, sx0: i32, sy0: i32, sx1: i32, sy1: i32, mid: f64, light: bool): bool {
+  for (let y = y0; y < y1; y++) {
+    const inner = y >= sy0 && y < sy1;
+    const row = grey + <usize>(y * width);
+    for (let x = x0; x < x1; x++) {
+      if (inner && x == sx0) x = sx1;
+      if (x >= x1) break;
+      const v = <f64>load<u8>(row + <usize>x);
+      if (light ? v <= mid : v >= mid) return false;
+    }
+  }
+  return true;
 }
 
 /**
- * Box-filters a grey image by an integer factor `f` into RGBA (what zxing is handed), ⌊width / f⌋ ×
- * ⌊height / f⌋ pixels, each block's mean rounded as zxing-cpp's pyramid rounds it, (sum + f²/2) / f²
- * truncated; `invert` reads 255 − grey, for light-on-dark codes.
+ * A 3×3 box blur of a grey RGBA image (a slightly out-of-focus camera), the window clipped at the edges,
+ * and/or its contrast halved around mid-grey (dim light or a glossy print), into `out`. The blur is
+ * separable: row sums first (into `rows`, u16), then three of them per pixel.
  */
-export function boxFilter(grey: usize, width: i32, height: i32, f: i32, invert: bool, out: usize): void {
-  const w = width / f;
-  const h = height / f;
-  const area = f * f;
-  for (let oy = 0; oy < h; oy++) {
-    for (let ox = 0; ox < w; ox++) {
-      let s = 0;
-      for (let dy = 0; dy < f; dy++) {
-        const row = grey + <usize>((oy * f + dy) * width + ox * f);
-        for (let dx = 0; dx < f; dx++) s += <i32>load<u8>(row + <usize>dx);
+export function blurDim(src: usize, w: i32, h: i32, blurred: bool, dimmed: bool, rows: usize, out: usize): void {
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      let v: u32 = load<u8>(src + (<usize>i << 2));
+      if (blurred) {
+        if (x > 0) v += load<u8>(src + (<usize>(i - 1) << 2));
+        if (x < w - 1) v += load<u8>(src + (<usize>(i + 1) << 2));
       }
-      if (invert) s = 255 * area - s;
-      const v = <u32>((s + (area >> 1)) / area);
-      store<u32>(out + (<usize>(oy * w + ox) << 2), v | (v << 8) | (v << 16) | 0xff000000);
+      store<u16>(rows + (<usize>i << 1), <u16>v);
+    }
+  }
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      let v = <u32>load<u16>(rows + (<usize>i << 1));
+      if (blurred) {
+        const nx: u32 = 1 + (x > 0 ? 1 : 0) + (x < w - 1 ? 1 : 0);
+        const ny: u32 = 1 + (y > 0 ? 1 : 0) + (y < h - 1 ? 1 : 0);
+        if (y > 0) v += <u32>load<u16>(rows + (<usize>(i - w) << 1));
+        if (y < h - 1) v += <u32>load<u16>(rows + (<usize>(i + w) << 1));
+        // Rounded half up, as Math.round(v / n).
+        const n = nx * ny;
+        v = (2 * v + n) / (2 * n);
+      }
+      if (dimmed) v = 64 + (v >> 1);
+      store<u32>(out + (<usize>i << 2), v | (v << 8) | (v << 16) | 0xff000000);
     }
   }
 }
