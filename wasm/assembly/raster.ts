@@ -205,7 +205,10 @@ export function fill(
 
 /** Fills `n` pixels of the canvas with one premultiplied colour. */
 export function clear(canvas: usize, n: i32, color: u32): void {
-  for (let i = 0; i < n; i++) store<u32>(canvas + (<usize>i << 2), color);
+  const four = i32x4.splat(color);
+  let i = 0;
+  for (; i + 4 <= n; i += 4) v128.store(canvas + (<usize>i << 2), four);
+  for (; i < n; i++) store<u32>(canvas + (<usize>i << 2), color);
 }
 
 /** Straight RGBA pixels to premultiplied, in place. */
