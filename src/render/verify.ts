@@ -83,7 +83,7 @@ const stbGrey = (r: number, g: number, b: number) => (77 * r + 150 * g + 29 * b)
 const zxingGrey = (r: number, g: number, b: number) => (306 * r + 601 * g + 117 * b + 512) >> 10;
 
 /** A box filter by an integer factor; light-on-dark codes are read inverted (255 − grey), so zxing needs only one polarity. */
-interface Box { f: number; invert: boolean }
+export interface Box { f: number; invert: boolean }
 
 const boxSize = (width: number, height: number, b: Box) => [Math.floor(width / b.f), Math.floor(height / b.f)] as const;
 
@@ -93,7 +93,7 @@ const boxSize = (width: number, height: number, b: Box) => [Math.floor(width / b
  * of it, each block's mean rounded as zxing-cpp's pyramid rounds it, so a factor-3 box is, bit for bit,
  * the layer zxing makes of the file.
  */
-function scan(r: Raster, asFile: boolean, boxes: Box[]): { grey: Uint8Array; reduced: ImageData[] } {
+export function scan(r: Raster, asFile: boolean, boxes: Box[]): { grey: Uint8Array; reduced: ImageData[] } {
   const { width, height } = r;
   const n = width * height;
   const sizes = boxes.map((b) => boxSize(width, height, b));
@@ -145,7 +145,7 @@ function fullSize(grey: Uint8Array, width: number, height: number): ImageData {
  * A 3×3 box blur of a grey RGBA image (a slightly out-of-focus camera), the window clipped at the edges,
  * and/or its contrast halved around mid-grey (dim light or a glossy print); in the kernel.
  */
-function blurDim(img: ImageData, blurred: boolean, dimmed: boolean): ImageData {
+export function blurDim(img: ImageData, blurred: boolean, dimmed: boolean): ImageData {
   const { width: w, height: h, data } = img;
   const src = KERNEL_BASE;
   const rows = src + data.length;

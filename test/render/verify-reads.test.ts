@@ -1,0 +1,98 @@
+/**
+ * The verifier's reads of a raster, made in our WASM kernel, against plain reference arithmetic: the grey
+ * formulas of the two readers, translucent pixels over white, box means rounded as zxing-cpp's pyramid
+ * rounds them (the layer-first check is safe only if its layer is zxing's, bit for bit), and the blur and
+ * dim trial images.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { initWasm } from '../../wasm/index.js';
+import { composite, WHITE } from '../../src/render/color.js';
+import type { Raster } from '../../src/render/raster.js';
+import { blurDim, scan } from '../../src/render/verify.js';
+import { prng } from '../helpers/random-design.js';
+
+beforeAll(() => initWasm());
+
+const stb = (r: number, g: number, b: number) => (77 * r + 150 * g + 29 * b) >> 8;
+const zx = (r: number, g: number, b: number) => (306 * r + 601 * g + 117 * b + 512) >> 10;
+const overWhite = (v: number, a: number) => (a === 255 ? v : Math.round((v * a + 255 * (255 - a)) / 255));
+
+/** RGBA pixels: the grey of the colour, then over white; palette entries: the colour over white, then its grey. */
+function referenceGrey(r: Raster, asFile: boolean): Uint8Array {
+  const formula = asFile ? stb : zx;
+  const grey = new Uint8Array(r.width * r.height);
+  for (let i = 0; i < grey.length; i++) {
+    if (r.kind === 'rgba') {
+      const [cr, cg, cb, ca] = r.pixels.subarray(i * 4, i * 4 + 4);
+      grey[i] = overWhite(formula(cr!, cg!, cb!), ca!);
+    } else {
+      const o = composite(r.palette[r.pixels[i]!]!, WHITE);
+      grey[i] = formula(o.r, o.g, o.b);
+    }
+  }
+  return grey;
+}
+
+function referenceBox(grey: Uint8Array, width: number, height: number, f: number, invert: boolean): Uint8Array {
+  const w = Math.floor(width / f), h = Math.floor(height / f), area = f * f;
+  const out = new Uint8Array(w * h * 4);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let s = 0;
+      for (let dy = 0; dy < f; dy++) for (let dx = 0; dx < f; dx++) s += grey[(y * f + dy) * width + x * f + dx]!;
+      const v = Math.floor(((invert ? 255 * area - s : s) + Math.floor(area / 2)) / area);
+      out.set([v, v, v, 255], (y * w + x) * 4);
+    }
+  }
+  return out;
+}
+
+function randomRaster(seed: number, indexed: boolean): Raster {
+  const rnd = prng(seed);
+  const width = rnd.int(20, 90), height = rnd.int(20, 90);
+  if (indexed) {
+    const palette = Array.from({ length: rnd.int(2, 12) }, () => ({ r: rnd.int(0, 255), g: rnd.int(0, 255), b: rnd.int(0, 255), a: rnd.chance(0.3) ? rnd.int(0, 255) : 255 }));
+    return { kind: 'indexed', width, height, palette, pixels: Uint8Array.from({ length: width * height }, () => rnd.int(0, palette.length - 1)) };
+  }
+  return { kind: 'rgba', width, height, pixels: Uint8Array.from({ length: width * height * 4 }, (_, i) => (i % 4 === 3 && !rnd.chance(0.3) ? 255 : rnd.int(0, 255))) };
+}
+
+describe('the verifier reads a raster exactly as the references compute it', () => {
+  it.each([false, true])('indexed %s: grey for both readers, and box filters of factors 1–9, plain and inverted', (indexed) => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const r = randomRaster(seed, indexed);
+      for (const asFile of [true, false]) {
+        const boxes = [1, 2, 3, 5, 9].map((f, i) => ({ f, invert: i % 2 === 1 }));
+        const { grey, reduced } = scan(r, asFile, boxes);
+        const want = referenceGrey(r, asFile);
+        expect(Buffer.from(grey).equals(Buffer.from(want)), `seed ${seed}`).toBe(true);
+        boxes.forEach((b, i) => {
+          expect(reduced[i]!.width).toBe(Math.floor(r.width / b.f));
+          expect(Buffer.from(reduced[i]!.data).equals(Buffer.from(referenceBox(want, r.width, r.height, b.f, b.invert))), `seed ${seed} f ${b.f}`).toBe(true);
+        });
+      }
+    }
+  });
+
+  it('blurs with the window clipped at the edges and halves contrast about mid-grey', () => {
+    const rnd = prng(5);
+    const [w, h] = [23, 17];
+    const g = Uint8Array.from({ length: w * h }, () => rnd.int(0, 255));
+    const img = { data: new Uint8ClampedArray(w * h * 4).map((_, i) => (i % 4 === 3 ? 255 : g[i >> 2]!)), width: w, height: h, colorSpace: 'srgb' } as ImageData;
+    for (const [blurred, dimmed] of [[true, false], [false, true], [true, true]] as const) {
+      const out = blurDim(img, blurred, dimmed);
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          let v = g[y * w + x]!;
+          if (blurred) {
+            let s = 0, n = 0;
+            for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) if (x + dx >= 0 && x + dx < w && y + dy >= 0 && y + dy < h) { s += g[(y + dy) * w + x + dx]!; n++; }
+            v = Math.round(s / n);
+          }
+          if (dimmed) v = 64 + (v >> 1);
+          expect([...out.data.subarray((y * w + x) * 4, (y * w + x) * 4 + 4)], `${x},${y} ${blurred} ${dimmed}`).toEqual([v, v, v, 255]);
+        }
+      }
+    }
+  });
+});
