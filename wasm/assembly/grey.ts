@@ -21,7 +21,34 @@ export function scan(src: usize, rgba: bool, zxing: bool, table: usize, width: i
   for (let y = 0; y < height; y++) {
     const rowStart = <usize>(y * width);
     let sum: u32 = 0;
-    for (let x = 0; x < width; x++) {
+    let x = 0;
+    if (rgba) {
+      // Four opaque pixels at a time; a group with any translucent pixel goes one by one below.
+      const mask = i32x4.splat(0xff);
+      const opaque = i32x4.splat(0xff);
+      for (; x + 4 <= width; x += 4) {
+        const i = rowStart + <usize>x;
+        const p = v128.load(src + (i << 2));
+        if (!i32x4.all_true(i32x4.eq(i32x4.shr_u(p, 24), opaque))) break;
+        const r = v128.and(p, mask);
+        const g = v128.and(i32x4.shr_u(p, 8), mask);
+        const b = v128.and(i32x4.shr_u(p, 16), mask);
+        const v = zxing
+          ? i32x4.shr_u(i32x4.add(i32x4.add(i32x4.mul(r, i32x4.splat(306)), i32x4.mul(g, i32x4.splat(601))), i32x4.add(i32x4.mul(b, i32x4.splat(117)), i32x4.splat(512))), 10)
+          : i32x4.shr_u(i32x4.add(i32x4.add(i32x4.mul(r, i32x4.splat(77)), i32x4.mul(g, i32x4.splat(150))), i32x4.mul(b, i32x4.splat(29))), 8);
+        const v0 = <u32>i32x4.extract_lane(v, 0);
+        const v1 = <u32>i32x4.extract_lane(v, 1);
+        const v2 = <u32>i32x4.extract_lane(v, 2);
+        const v3 = <u32>i32x4.extract_lane(v, 3);
+        store<u32>(grey + i, v0 | (v1 << 8) | (v2 << 16) | (v3 << 24));
+        const at = run + (<usize>(x + 1) << 2);
+        store<u32>(at, sum += v0);
+        store<u32>(at, sum += v1, 4);
+        store<u32>(at, sum += v2, 8);
+        store<u32>(at, sum += v3, 12);
+      }
+    }
+    for (; x < width; x++) {
       const i = rowStart + <usize>x;
       let v: u32;
       if (rgba) {
@@ -69,14 +96,17 @@ export function scan(src: usize, rgba: bool, zxing: bool, table: usize, width: i
  * sits on the background's side of `mid`: above it on a light background (`light`), below on a dark one.
  */
 export function quietZoneClear(grey: usize, width: i32, x0: i32, y0: i32, x1: i32, y1: i32, sx0: i32, sy0: i32, sx1: i32, sy1: i32, mid: f64, light: bool): bool {
+  // Grey levels are whole: v ≤ mid is v ≤ ⌊mid⌋, v ≥ mid is v ≥ ⌈mid⌉.
+  const lo = <u32>floor(mid);
+  const hi = <u32>ceil(mid);
   for (let y = y0; y < y1; y++) {
     const inner = y >= sy0 && y < sy1;
     const row = grey + <usize>(y * width);
     for (let x = x0; x < x1; x++) {
       if (inner && x == sx0) x = sx1;
       if (x >= x1) break;
-      const v = <f64>load<u8>(row + <usize>x);
-      if (light ? v <= mid : v >= mid) return false;
+      const v = <u32>load<u8>(row + <usize>x);
+      if (light ? v <= lo : v >= hi) return false;
     }
   }
   return true;
