@@ -8,7 +8,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { initWasm } from '../../wasm/index.js';
 import { composite, WHITE } from '../../src/render/color.js';
 import type { Raster } from '../../src/render/raster.js';
-import { blurDim, scan } from '../../src/render/verify.js';
+import { parseHex } from '../../src/render/color.js';
+import { designScene } from '../../src/render/pipeline.js';
+import { rasterizeScene } from '../../src/render/raster.js';
+import type { RenderConfig } from '../../src/render/types.js';
+import { blurDim, scan, verifyRaster } from '../../src/render/verify.js';
+import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
 import { prng } from '../helpers/random-design.js';
 
 beforeAll(() => initWasm());
@@ -94,5 +99,23 @@ describe('the verifier reads a raster exactly as the references compute it', () 
         }
       }
     }
+  });
+});
+
+describe('the quiet-zone check', () => {
+  it.each([['dark on light', '#1A237E', '#FFFFFF'], ['light on dark', '#FFF59D', '#102027']])('%s: clean as drawn; one stray pixel of foreground grey fails it', async (_name, fg, bg) => {
+    const content = 'https://example.com/quiet';
+    const config = { ...QR_DEFAULTS, content, moduleShape: 'dots', primaryColor: fg, backgroundColor: bg, outputWidth: 400 } as RenderConfig;
+    const { scene, layout } = await designScene({ config, assets: {} });
+    const raster = rasterizeScene(scene);
+    const input = { raster, exact: false, format: 'png' as const, layout, expected: new TextEncoder().encode(content), foreground: parseHex(fg), background: parseHex(bg) };
+    expect(await verifyRaster(input)).toMatchObject({ quietZoneClean: true, decoded: true, failures: [] });
+    // Two modules out from the symbol's top-left corner, inside the required four.
+    const x = layout.originX - 2 * layout.modulePx, y = layout.originY - 2 * layout.modulePx;
+    const c = parseHex(fg);
+    raster.pixels.set([c.r, c.g, c.b, 255], (y * raster.width + x) * 4);
+    const dirty = await verifyRaster(input);
+    expect(dirty.quietZoneClean).toBe(false);
+    expect(dirty.failures).toContain('the 4-module quiet zone is not clear');
   });
 });
