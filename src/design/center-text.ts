@@ -3,7 +3,8 @@ import { coverageRecoverable } from './ecc-budget.js';
 import type { ModuleGrid } from './grid.js';
 import { lineOutline, setLine, type TextLine } from './typeset.js';
 import type { Layout } from '../render/layout.js';
-import { parseHex } from '../render/color.js';
+import { composite, parseHex, WHITE } from '../render/color.js';
+import { backgroundColors, legibilityWarning } from '../render/contrast.js';
 import { solid } from '../render/paint.js';
 import type { Correction, RenderConfig } from '../render/types.js';
 
@@ -98,12 +99,16 @@ function draw(cfg: RenderConfig, spec: NonNullable<RenderConfig['centerText']>, 
   }
   if (line.truncated) warnings.push(`centerText was shortened to "${line.text}" to fit the code.`);
   if (line.missing.length) warnings.push(`centerText: no bundled font has ${line.missing.join(' ')}; drawn as "?".`);
+  const bandColor = parseHex(spec.backgroundColor ?? cfg.backgroundColor);
+  const textColor = parseHex(spec.color ?? cfg.primaryColor);
+  // A translucent band shows the background through it.
+  warnings.push(...legibilityWarning('centerText.color', textColor, backgroundColors(cfg).map((b) => composite(bandColor, composite(b.color, WHITE)))));
   return {
     layers: {
       below: [],
       above: [
-        { kind: 'path', space: 'symbol', d: `M${x0} ${y0}h${cells.w}v${cells.h}h${-cells.w}z`, paint: solid(parseHex(spec.backgroundColor ?? cfg.backgroundColor)) },
-        { kind: 'path', space: 'canvas', d: lineOutline(line, (x) => [1, 0, 0, 1, left + x, baseline]), paint: solid(parseHex(spec.color ?? cfg.primaryColor)) },
+        { kind: 'path', space: 'symbol', d: `M${x0} ${y0}h${cells.w}v${cells.h}h${-cells.w}z`, paint: solid(bandColor) },
+        { kind: 'path', space: 'canvas', d: lineOutline(line, (x) => [1, 0, 0, 1, left + x, baseline]), paint: solid(textColor) },
       ],
     },
     cleared: covered,

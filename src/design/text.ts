@@ -7,6 +7,7 @@ import type { ModuleGrid } from './grid.js';
 import { roundOutline, roundShapeLayers } from './round-shape.js';
 import { lineOutline, setLine, type TextLine } from './typeset.js';
 import { parseHex } from '../render/color.js';
+import { backgroundColors, legibilityWarning } from '../render/contrast.js';
 import type { Insets, Layout } from '../render/layout.js';
 import { solid } from '../render/paint.js';
 import type { Affine, Layer, PathLayer } from '../render/scene.js';
@@ -90,7 +91,11 @@ function captionLayer(cfg: RenderConfig, caption: Caption, text: string, warning
   const line = setLine(text, cfg.fontFamily, { size, minSize: size * MIN_SHARE, maxWidth });
   if (line.truncated) warnings.push(`ctaText was shortened to "${line.text}" to fit the frame.`);
   if (line.missing.length) warnings.push(`ctaText: no bundled font has ${line.missing.join(' ')}; drawn as "?".`);
-  return { kind: 'path', space: 'canvas', d: lineOutline(line, caption.kind === 'line' ? straight(line, caption.box) : alongRing(line, caption)), paint: captionPaint(cfg, caption.kind === 'arc' || caption.filled) };
+  const filled = caption.kind === 'arc' || caption.filled;
+  const paint = captionPaint(cfg, filled);
+  const under = filled ? [parseHex(cfg.frameColor ?? cfg.primaryColor)] : backgroundColors(cfg).map((b) => b.color);
+  warnings.push(...legibilityWarning(cfg.frameTextColor ? 'frameTextColor' : filled ? 'the frame text' : 'ctaTextColor', paint.color, under));
+  return { kind: 'path', space: 'canvas', d: lineOutline(line, caption.kind === 'line' ? straight(line, caption.box) : alongRing(line, caption)), paint };
 }
 
 /** Centred in the box, the capitals centred on its middle. */

@@ -36,3 +36,12 @@ export function weakestContrast(cfg: RenderConfig): ContrastPair {
   }
   return worst!;
 }
+
+/** WCAG AA for text. Text is decoration, not part of the code, so a shortfall is warned about, not corrected. */
+export const TEXT_CONTRAST = 4.5;
+
+/** A warning when text of colour `text` reads at less than TEXT_CONTRAST against any colour it sits on. */
+export function legibilityWarning(field: string, text: Rgba, under: Rgba[]): string[] {
+  const ratio = Math.min(...under.map((u) => effectiveContrast(text, u)));
+  return ratio < TEXT_CONTRAST ? [`${field} has ${ratio.toFixed(2)}:1 contrast with what it sits on, below the ${TEXT_CONTRAST}:1 that text needs to read easily.`] : [];
+}

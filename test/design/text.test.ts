@@ -7,7 +7,8 @@ import { gridFromSymbol } from '../../src/design/grid.js';
 import { cleanText, lineOutline, setLine } from '../../src/design/typeset.js';
 import { encode } from '../../src/qr/encode.js';
 import { computeLayout } from '../../src/render/layout.js';
-import { darkCount, decode, lightness, prepare, rasterize } from './scan.js';
+import { darkCount, decode, lightness, prepare, rasterize, SHORT_URL } from './scan.js';
+import type { RenderConfig } from '../../src/render/types.js';
 import { configOf, drawDesign, symbolBounds } from './text-render.js';
 
 beforeAll(prepare);
@@ -214,5 +215,24 @@ describe('centre text', () => {
     let outside = 0;
     for (let y = 0; y < r.height; y++) for (let x = 0; x < r.width; x++) if ((x < x0 || x >= x1 || y < y0 || y >= y1) && lightness(r, x, y) !== lightness(plain, x, y)) outside++;
     expect(outside).toBe(0);
+  });
+});
+
+describe('text legibility', () => {
+  const warningsOf = (design: Partial<RenderConfig>) => drawDesign(configOf({ content: SHORT_URL, eccLevel: 'H', ...design })).decorations.warnings;
+
+  it('warns when a caption, a frame text or a centre band text reads below 4.5:1, and names the field', () => {
+    expect(warningsOf({ ctaText: 'Scan me', ctaTextColor: '#BBBBBB' })).toEqual([expect.stringMatching(/^ctaTextColor has 1\.\d\d:1 contrast .* below the 4\.5:1/)]);
+    expect(warningsOf({ ctaText: 'Scan me', frameStyle: 'box-bottom', frameColor: '#1565C0', frameTextColor: '#1E88E5' })).toEqual([expect.stringMatching(/^frameTextColor has/)]);
+    expect(warningsOf({ centerText: { text: 'MENU', color: '#777777', backgroundColor: '#888888' } })).toEqual([expect.stringMatching(/^centerText\.color has/)]);
+    // A translucent band is judged as it shows over the background.
+    expect(warningsOf({ backgroundColor: '#000000', primaryColor: '#FFFFFF', centerText: { text: 'MENU', color: '#000000', backgroundColor: '#FFFFFF10' } })).toEqual([expect.stringMatching(/^centerText\.color has/)]);
+  });
+
+  it('is silent for legible text, the defaults included', () => {
+    expect(warningsOf({ ctaText: 'Scan me' })).toEqual([]);
+    expect(warningsOf({ ctaText: 'Scan me', frameStyle: 'banner-bottom' })).toEqual([]);
+    expect(warningsOf({ centerText: { text: 'MENU' } })).toEqual([]);
+    expect(warningsOf({ centerText: { text: 'MENU', color: '#FFFFFF', backgroundColor: '#B71C1C' } })).toEqual([]);
   });
 });
