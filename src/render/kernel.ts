@@ -1,6 +1,9 @@
 import { kernelModule } from '../../wasm/index.js';
 
-/** The exports of our WASM kernel (wasm/assembly/): raster.ts draws, grey.ts reads for the verifier. */
+/**
+ * The exports of our WASM kernel (wasm/assembly/): raster.ts draws, grey.ts reads for the verifier,
+ * scanlines.ts and deflate.ts write the PNG.
+ */
 export interface Kernel {
   memory: WebAssembly.Memory;
   accumulate(edges: number, n: number, acc: number, width: number, height: number): void;
@@ -12,6 +15,11 @@ export interface Kernel {
   scan(src: number, rgba: boolean, zxing: boolean, table: number, width: number, height: number, grey: number, run: number, boxes: number, nBoxes: number): void;
   quietZoneClear(grey: number, width: number, x0: number, y0: number, x1: number, y1: number, sx0: number, sy0: number, sx1: number, sy1: number, mid: number, light: boolean): number;
   blurDim(src: number, w: number, h: number, blurred: boolean, dimmed: boolean, rows: number, out: number): void;
+  rgbScanlines(src: number, width: number, height: number, out: number): boolean;
+  rgbaScanlines(src: number, width: number, height: number, out: number): void;
+  zlibCompress(src: number, n: number, bpp: number, stride: number, work: number, out: number): number;
+  deflateBound(n: number): number;
+  DEFLATE_WORK_BYTES: WebAssembly.Global;
   BOX_BYTES: WebAssembly.Global;
   PAINT_SOLID: WebAssembly.Global;
   PAINT_LINEAR: WebAssembly.Global;

@@ -1,3 +1,5 @@
 // Our WASM kernel: one module, so every worker compiles and instantiates it once.
 export * from './raster';
 export * from './grey';
+export * from './deflate';
+export * from './scanlines';
