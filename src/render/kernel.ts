@@ -12,7 +12,7 @@ export interface Kernel {
   premultiply(pixels: number, n: number): void;
   unpremultiply(pixels: number, n: number): void;
   drawImage(src: number, sw: number, sh: number, canvas: number, width: number, height: number, bx: number, by: number, bw: number, bh: number, opacity: number): void;
-  scan(src: number, rgba: boolean, zxing: boolean, table: number, width: number, height: number, grey: number, run: number, boxes: number, nBoxes: number): void;
+  scan(src: number, rgba: boolean, zxing: boolean, table: number, width: number, height: number, grey: number, boxes: number, nBoxes: number): void;
   quietZoneClear(grey: number, width: number, x0: number, y0: number, x1: number, y1: number, sx0: number, sy0: number, sx1: number, sy1: number, mid: number, light: boolean): number;
   blurDim(src: number, w: number, h: number, blurred: boolean, dimmed: boolean, rows: number, out: number): void;
   rgbScanlines(src: number, width: number, height: number, out: number): boolean;
@@ -21,6 +21,7 @@ export interface Kernel {
   deflateBound(n: number): number;
   DEFLATE_WORK_BYTES: WebAssembly.Global;
   BOX_BYTES: WebAssembly.Global;
+  BOX_MAX_FACTOR: WebAssembly.Global;
   PAINT_SOLID: WebAssembly.Global;
   PAINT_LINEAR: WebAssembly.Global;
   PAINT_RADIAL: WebAssembly.Global;

@@ -97,17 +97,17 @@ export function scan(r: Raster, asFile: boolean, boxes: Box[]): { grey: Uint8Arr
   const { width, height } = r;
   const n = width * height;
   const sizes = boxes.map((b) => boxSize(width, height, b));
-  // Layout from KERNEL_BASE: pixels, palette greys, grey image, a row's running sum, box descriptions,
-  // then each box's column sums and output.
+  // Layout from KERNEL_BASE: pixels, palette greys, grey image (16 bytes to spare), box descriptions,
+  // then each box's column sums (u16 per column, the width rounded up to 16) and output.
   const src = KERNEL_BASE;
   const table = src + (r.kind === 'rgba' ? n * 4 : n);
   const grey = table + 256;
-  const run = grey + n + ((4 - (n % 4)) % 4);
-  const specs = run + (width + 1) * 4;
+  const specs = grey + n + 16 + ((16 - (n % 16)) % 16);
+  const sumBytes = ((width + 15) & ~15) * 2;
   let end = specs + 16 * boxes.length;
   const at = sizes.map(([w, h]) => {
     const sums = end;
-    const out = sums + w * 4;
+    const out = sums + sumBytes;
     end = out + w * h * 4;
     return { sums, out };
   });
@@ -123,10 +123,11 @@ export function scan(r: Raster, asFile: boolean, boxes: Box[]): { grey: Uint8Arr
     });
   }
   boxes.forEach((b, i) => {
+    if (b.f > k.BOX_MAX_FACTOR.value) throw new Error(`a box of factor ${b.f} is over the kernel's ${k.BOX_MAX_FACTOR.value}`);
     words.set([b.f, b.invert ? 1 : 0, at[i]!.out, at[i]!.sums], (specs >> 2) + 4 * i);
     memory.fill(0, at[i]!.sums, at[i]!.out);
   });
-  k.scan(src, r.kind === 'rgba', !asFile, table, width, height, grey, run, specs, boxes.length);
+  k.scan(src, r.kind === 'rgba', !asFile, table, width, height, grey, specs, boxes.length);
   const reduced = sizes.map(([w, h], i) => ({ data: new Uint8ClampedArray(memory.slice(at[i]!.out, at[i]!.out + w * h * 4).buffer), width: w, height: h, colorSpace: 'srgb' }) as ImageData);
   return { grey: memory.slice(grey, grey + n), reduced };
 }

@@ -52,20 +52,23 @@ function referenceBox(grey: Uint8Array, width: number, height: number, f: number
   return out;
 }
 
-function randomRaster(seed: number, indexed: boolean): Raster {
+/** Straight RGBA whose pixels are translucent with this share: the kernel reads opaque ones sixteen at a time. */
+const TRANSLUCENT = { indexed: 0, rgba: 0.7, opaque: 0, 'mostly opaque': 0.01 } as const;
+
+function randomRaster(seed: number, kind: keyof typeof TRANSLUCENT): Raster {
   const rnd = prng(seed);
   const width = rnd.int(20, 90), height = rnd.int(20, 90);
-  if (indexed) {
+  if (kind === 'indexed') {
     const palette = Array.from({ length: rnd.int(2, 12) }, () => ({ r: rnd.int(0, 255), g: rnd.int(0, 255), b: rnd.int(0, 255), a: rnd.chance(0.3) ? rnd.int(0, 255) : 255 }));
     return { kind: 'indexed', width, height, palette, pixels: Uint8Array.from({ length: width * height }, () => rnd.int(0, palette.length - 1)) };
   }
-  return { kind: 'rgba', width, height, pixels: Uint8Array.from({ length: width * height * 4 }, (_, i) => (i % 4 === 3 && !rnd.chance(0.3) ? 255 : rnd.int(0, 255))) };
+  return { kind: 'rgba', width, height, pixels: Uint8Array.from({ length: width * height * 4 }, (_, i) => (i % 4 === 3 && !rnd.chance(TRANSLUCENT[kind]) ? 255 : rnd.int(0, 255))) };
 }
 
 describe('the verifier reads a raster exactly as the references compute it', () => {
-  it.each([false, true])('indexed %s: grey for both readers, and box filters of factors 1–9, plain and inverted', (indexed) => {
+  it.each(Object.keys(TRANSLUCENT) as (keyof typeof TRANSLUCENT)[])('%s: grey for both readers, and box filters of factors 1–9, plain and inverted', (kind) => {
     for (let seed = 1; seed <= 12; seed++) {
-      const r = randomRaster(seed, indexed);
+      const r = randomRaster(seed, kind);
       for (const asFile of [true, false]) {
         const boxes = [1, 2, 3, 5, 9].map((f, i) => ({ f, invert: i % 2 === 1 }));
         const { grey, reduced } = scan(r, asFile, boxes);
@@ -103,19 +106,31 @@ describe('the verifier reads a raster exactly as the references compute it', () 
 });
 
 describe('the quiet-zone check', () => {
-  it.each([['dark on light', '#1A237E', '#FFFFFF'], ['light on dark', '#FFF59D', '#102027']])('%s: clean as drawn; one stray pixel of foreground grey fails it', async (_name, fg, bg) => {
+  it.each([['dark on light', '#1A237E', '#FFFFFF'], ['light on dark', '#FFF59D', '#102027']])('%s: clean as drawn; one stray pixel of foreground grey fails it, above, beside or below the symbol', async (_name, fg, bg) => {
     const content = 'https://example.com/quiet';
     const config = { ...QR_DEFAULTS, content, moduleShape: 'dots', primaryColor: fg, backgroundColor: bg, outputWidth: 400 } as RenderConfig;
     const { scene, layout } = await designScene({ config, assets: {} });
     const raster = rasterizeScene(scene);
     const input = { raster, exact: false, format: 'png' as const, layout, expected: new TextEncoder().encode(content), foreground: parseHex(fg), background: parseHex(bg) };
     expect(await verifyRaster(input)).toMatchObject({ quietZoneClean: true, decoded: true, failures: [] });
-    // Two modules out from the symbol's top-left corner, inside the required four.
-    const x = layout.originX - 2 * layout.modulePx, y = layout.originY - 2 * layout.modulePx;
+    const q = 4 * layout.modulePx;
+    const right = layout.originX + layout.size * layout.modulePx;
+    const bottom = layout.originY + layout.size * layout.modulePx;
+    const strays = [
+      [layout.originX - 2 * layout.modulePx, layout.originY - 2 * layout.modulePx],
+      [right + 1, layout.originY + 5 * layout.modulePx],
+      [layout.originX - q, bottom],
+      [Math.min(raster.width, right + q) - 1, Math.min(raster.height, bottom + q) - 1],
+    ];
     const c = parseHex(fg);
-    raster.pixels.set([c.r, c.g, c.b, 255], (y * raster.width + x) * 4);
-    const dirty = await verifyRaster(input);
-    expect(dirty.quietZoneClean).toBe(false);
-    expect(dirty.failures).toContain('the 4-module quiet zone is not clear');
+    for (const [x, y] of strays) {
+      const at = (y! * raster.width + x!) * 4;
+      const was = raster.pixels.slice(at, at + 4);
+      raster.pixels.set([c.r, c.g, c.b, 255], at);
+      const dirty = await verifyRaster(input);
+      expect(dirty.quietZoneClean, `${x},${y}`).toBe(false);
+      expect(dirty.failures).toContain('the 4-module quiet zone is not clear');
+      raster.pixels.set(was, at);
+    }
   });
 });

@@ -4,91 +4,110 @@
 
 /** Bytes per box description: factor, invert (0/1), output pointer, column-sums pointer, as i32. */
 export const BOX_BYTES = 16;
+/**
+ * The largest box factor: a box's column sums are u16, which hold `f` rows of 255. The verifier's boxes are
+ * a third and a half of a module and zxing's 3, far below it for any canvas within the service's budget.
+ */
+export const BOX_MAX_FACTOR = 257;
 
 /**
  * Reads a raster once. Each pixel becomes a grey level (stored at `grey`) by the formula of the reader
  * that will see it: stb_image's (77R + 150G + 29B) >> 8, with which zxing reads PNG and JPEG files, or
  * zxing's own (306R + 601G + 117B + 512) >> 10 for pixels it is handed (`zxing`); translucent pixels are
  * taken over white, as a viewer shows them. An indexed raster (`rgba` false) is read through `table`,
- * each palette entry's grey. Meanwhile each of the `nBoxes` box filters at `boxes` is filled from the
- * row's running sum (`run`, width + 1 u32), a block's row sum being two reads whatever its factor, and
- * written as RGBA (what zxing is handed), ⌊width / f⌋ × ⌊height / f⌋ pixels, each block's mean rounded as
- * zxing-cpp's pyramid rounds it, (sum + f²/2) / f² truncated; an inverted box reads 255 − grey, for
- * light-on-dark codes. Column sums must start at zero.
+ * each palette entry's grey. Meanwhile each of the `nBoxes` box filters at `boxes` adds every grey row
+ * into its column sums (u16 per pixel column, zero at the start, the width rounded up to 16) and, at its
+ * last row of a block, sums them by blocks and writes ⌊width / f⌋ pixels as RGBA (what zxing is handed),
+ * each block's mean rounded as zxing-cpp's pyramid rounds it, (sum + f²/2) / f² truncated; an inverted box
+ * reads 255 − grey, for light-on-dark codes. `grey` needs 16 bytes to spare after the image.
  */
-export function scan(src: usize, rgba: bool, zxing: bool, table: usize, width: i32, height: i32, grey: usize, run: usize, boxes: usize, nBoxes: i32): void {
-  store<u32>(run, 0);
+export function scan(src: usize, rgba: bool, zxing: bool, table: usize, width: i32, height: i32, grey: usize, boxes: usize, nBoxes: i32): void {
   for (let y = 0; y < height; y++) {
-    const rowStart = <usize>(y * width);
-    let sum: u32 = 0;
-    let x = 0;
-    if (rgba) {
-      // Four opaque pixels at a time; a group with any translucent pixel goes one by one below.
-      const mask = i32x4.splat(0xff);
-      const opaque = i32x4.splat(0xff);
-      for (; x + 4 <= width; x += 4) {
-        const i = rowStart + <usize>x;
-        const p = v128.load(src + (i << 2));
-        if (!i32x4.all_true(i32x4.eq(i32x4.shr_u(p, 24), opaque))) break;
-        const r = v128.and(p, mask);
-        const g = v128.and(i32x4.shr_u(p, 8), mask);
-        const b = v128.and(i32x4.shr_u(p, 16), mask);
-        const v = zxing
-          ? i32x4.shr_u(i32x4.add(i32x4.add(i32x4.mul(r, i32x4.splat(306)), i32x4.mul(g, i32x4.splat(601))), i32x4.add(i32x4.mul(b, i32x4.splat(117)), i32x4.splat(512))), 10)
-          : i32x4.shr_u(i32x4.add(i32x4.add(i32x4.mul(r, i32x4.splat(77)), i32x4.mul(g, i32x4.splat(150))), i32x4.mul(b, i32x4.splat(29))), 8);
-        const v0 = <u32>i32x4.extract_lane(v, 0);
-        const v1 = <u32>i32x4.extract_lane(v, 1);
-        const v2 = <u32>i32x4.extract_lane(v, 2);
-        const v3 = <u32>i32x4.extract_lane(v, 3);
-        store<u32>(grey + i, v0 | (v1 << 8) | (v2 << 16) | (v3 << 24));
-        const at = run + (<usize>(x + 1) << 2);
-        store<u32>(at, sum += v0);
-        store<u32>(at, sum += v1, 4);
-        store<u32>(at, sum += v2, 8);
-        store<u32>(at, sum += v3, 12);
-      }
-    }
-    for (; x < width; x++) {
-      const i = rowStart + <usize>x;
-      let v: u32;
-      if (rgba) {
-        const p = load<u32>(src + (i << 2));
-        const r = p & 0xff;
-        const g = (p >>> 8) & 0xff;
-        const b = (p >>> 16) & 0xff;
-        const a = p >>> 24;
-        v = zxing ? (306 * r + 601 * g + 117 * b + 512) >> 10 : (77 * r + 150 * g + 29 * b) >> 8;
-        // Rounded half up, as Math.round((v·a + 255·(255 − a)) / 255).
-        if (a != 255) v = (2 * (v * a + 255 * (255 - a)) + 255) / 510;
-      } else v = load<u8>(table + <usize>load<u8>(src + i));
-      store<u8>(grey + i, <u8>v);
-      sum += v;
-      store<u32>(run + (<usize>(x + 1) << 2), sum);
-    }
+    const row = grey + <usize>(y * width);
+    if (rgba) greyRow(src + (<usize>(y * width) << 2), width, zxing, row);
+    else for (let x = 0; x < width; x++) store<u8>(row + <usize>x, load<u8>(table + <usize>load<u8>(src + <usize>(y * width + x))));
     for (let k = 0; k < nBoxes; k++) {
       const spec = boxes + <usize>(k * BOX_BYTES);
       const f = load<i32>(spec);
-      const w = width / f;
-      const oy = y / f;
-      if (oy >= height / f) continue;
+      if (y / f >= height / f) continue;
       const sums = <usize>load<u32>(spec, 12);
-      for (let ox = 0; ox < w; ox++) {
-        const c = sums + (<usize>ox << 2);
-        store<u32>(c, load<u32>(c) + load<u32>(run + (<usize>((ox + 1) * f) << 2)) - load<u32>(run + (<usize>(ox * f) << 2)));
+      for (let x = 0; x < width; x += 16) {
+        const g = v128.load(row + <usize>x);
+        const c = sums + (<usize>x << 1);
+        v128.store(c, i16x8.add(v128.load(c), i16x8.extend_low_i8x16_u(g)));
+        v128.store(c, i16x8.add(v128.load(c, 16), i16x8.extend_high_i8x16_u(g)), 16);
       }
-      if (y % f != f - 1) continue;
-      const area = <u32>(f * f);
-      const invert = load<i32>(spec, 4) != 0;
-      const out = <usize>load<u32>(spec, 8) + (<usize>(oy * w) << 2);
-      for (let ox = 0; ox < w; ox++) {
-        const c = sums + (<usize>ox << 2);
-        const s = load<u32>(c);
-        const m = ((invert ? 255 * area - s : s) + (area >> 1)) / area;
-        store<u32>(out + (<usize>ox << 2), m | (m << 8) | (m << 16) | 0xff000000);
-        store<u32>(c, 0);
-      }
+      if (y % f == f - 1) writeBlocks(sums, width, f, load<i32>(spec, 4) != 0, <usize>load<u32>(spec, 8) + (<usize>((y / f) * (width / f)) << 2));
     }
   }
+}
+
+/** One row of straight RGBA as grey: sixteen opaque pixels at a time, any group with a translucent one pixel by pixel. */
+function greyRow(p: usize, width: i32, zxing: bool, out: usize): void {
+  // Per pixel R, G, B weights as i16 pairs, summed by a dot product: R·wr + G·wg and B·wb + 0.
+  const weights = zxing ? i16x8(306, 601, 117, 0, 306, 601, 117, 0) : i16x8(77, 150, 29, 0, 77, 150, 29, 0);
+  let x = 0;
+  for (; x + 16 <= width; x += 16) {
+    const q = p + (<usize>x << 2);
+    const a = v128.load(q);
+    const b = v128.load(q, 16);
+    const c = v128.load(q, 32);
+    const d = v128.load(q, 48);
+    if (!allOpaque(a, b, c, d)) {
+      for (let i = 0; i < 16; i++) store<u8>(out + <usize>(x + i), <u8>greyOf(load<u32>(q + (<usize>i << 2)), zxing));
+      continue;
+    }
+    const lo = i16x8.narrow_i32x4_u(luma(a, weights, zxing), luma(b, weights, zxing));
+    const hi = i16x8.narrow_i32x4_u(luma(c, weights, zxing), luma(d, weights, zxing));
+    v128.store(out + <usize>x, i8x16.narrow_i16x8_u(lo, hi));
+  }
+  for (; x < width; x++) store<u8>(out + <usize>x, <u8>greyOf(load<u32>(p + (<usize>x << 2)), zxing));
+}
+
+// @ts-ignore: decorator
+@inline function allOpaque(a: v128, b: v128, c: v128, d: v128): bool {
+  const alpha = i32x4.splat(0xff000000);
+  return i32x4.all_true(i32x4.eq(v128.and(v128.and(v128.and(a, b), v128.and(c, d)), alpha), alpha));
+}
+
+/** The grey levels of four opaque pixels, as i32 lanes. */
+// @ts-ignore: decorator
+@inline function luma(v: v128, weights: v128, zxing: bool): v128 {
+  const lo = i32x4.dot_i16x8_s(i16x8.extend_low_i8x16_u(v), weights);
+  const hi = i32x4.dot_i16x8_s(i16x8.extend_high_i8x16_u(v), weights);
+  // lo = [RG₀, B₀, RG₁, B₁], hi likewise for pixels 2 and 3: add the partial sums pairwise.
+  const sum = i32x4.add(
+    i8x16.shuffle(lo, hi, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27),
+    i8x16.shuffle(lo, hi, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31),
+  );
+  return zxing ? i32x4.shr_u(i32x4.add(sum, i32x4.splat(512)), 10) : i32x4.shr_u(sum, 8);
+}
+
+/** One straight-alpha pixel's grey level, over white when translucent. */
+// @ts-ignore: decorator
+@inline function greyOf(p: u32, zxing: bool): u32 {
+  const r = p & 0xff;
+  const g = (p >>> 8) & 0xff;
+  const b = (p >>> 16) & 0xff;
+  const a = p >>> 24;
+  let v = zxing ? (306 * r + 601 * g + 117 * b + 512) >> 10 : (77 * r + 150 * g + 29 * b) >> 8;
+  // Rounded half up, as Math.round((v·a + 255·(255 − a)) / 255).
+  if (a != 255) v = (2 * (v * a + 255 * (255 - a)) + 255) / 510;
+  return v;
+}
+
+/** A box's row of blocks from its column sums, which it then clears. */
+function writeBlocks(sums: usize, width: i32, f: i32, invert: bool, out: usize): void {
+  const area = <u32>(f * f);
+  const w = width / f;
+  for (let ox = 0; ox < w; ox++) {
+    const c = sums + (<usize>(ox * f) << 1);
+    let s: u32 = 0;
+    for (let i = 0; i < f; i++) s += <u32>load<u16>(c + (<usize>i << 1));
+    const m = ((invert ? 255 * area - s : s) + (area >> 1)) / area;
+    store<u32>(out + (<usize>ox << 2), m | (m << 8) | (m << 16) | 0xff000000);
+  }
+  memory.fill(sums, 0, <usize>((width + 15) & ~15) << 1);
 }
 
 /**
@@ -97,17 +116,28 @@ export function scan(src: usize, rgba: bool, zxing: bool, table: usize, width: i
  */
 export function quietZoneClear(grey: usize, width: i32, x0: i32, y0: i32, x1: i32, y1: i32, sx0: i32, sy0: i32, sx1: i32, sy1: i32, mid: f64, light: bool): bool {
   // Grey levels are whole: v ≤ mid is v ≤ ⌊mid⌋, v ≥ mid is v ≥ ⌈mid⌉.
-  const lo = <u32>floor(mid);
-  const hi = <u32>ceil(mid);
+  const edge = <u32>(light ? floor(mid) : ceil(mid));
   for (let y = y0; y < y1; y++) {
-    const inner = y >= sy0 && y < sy1;
     const row = grey + <usize>(y * width);
-    for (let x = x0; x < x1; x++) {
-      if (inner && x == sx0) x = sx1;
-      if (x >= x1) break;
-      const v = <u32>load<u8>(row + <usize>x);
-      if (light ? v <= lo : v >= hi) return false;
-    }
+    if (y >= sy0 && y < sy1) {
+      if (!segmentClear(row, x0, min(sx0, x1), edge, light) || !segmentClear(row, max(sx1, x0), x1, edge, light)) return false;
+    } else if (!segmentClear(row, x0, x1, edge, light)) return false;
+  }
+  return true;
+}
+
+/** Whether no pixel of [from, to) is on the foreground's side of `edge`: sixteen at a time. */
+function segmentClear(row: usize, from: i32, to: i32, edge: u32, light: bool): bool {
+  const e = i8x16.splat(<i8>edge);
+  let x = from;
+  for (; x + 16 <= to; x += 16) {
+    const v = v128.load(row + <usize>x);
+    const fails = light ? i8x16.le_u(v, e) : i8x16.ge_u(v, e);
+    if (v128.any_true(fails)) return false;
+  }
+  for (; x < to; x++) {
+    const v = <u32>load<u8>(row + <usize>x);
+    if (light ? v <= edge : v >= edge) return false;
   }
   return true;
 }
