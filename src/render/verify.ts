@@ -88,17 +88,39 @@ export interface Box { f: number; invert: boolean }
 const boxSize = (width: number, height: number, b: Box) => [Math.floor(width / b.f), Math.floor(height / b.f)] as const;
 
 /**
+ * A grey image as zxing is handed it: a binary PGM file, which its stb_image reads as the grey bytes
+ * themselves. Handed RGBA instead, zxing-wasm greys every pixel in a JavaScript loop; these images are
+ * grey already.
+ */
+export interface GreyImage { width: number; height: number; pgm: Uint8Array }
+
+const pgmHeader = (width: number, height: number) => new TextEncoder().encode(`P5\n${width} ${height}\n255\n`);
+
+/** The grey pixels of a GreyImage. */
+export const pixelsOf = (img: GreyImage): Uint8Array => img.pgm.subarray(img.pgm.length - img.width * img.height);
+
+/** Writes a PGM header into `memory` so that it ends at `pixels`, and returns where it starts. */
+function headerBefore(memory: Uint8Array, pixels: number, width: number, height: number): number {
+  const header = pgmHeader(width, height);
+  memory.set(header, pixels - header.length);
+  return pixels - header.length;
+}
+
+/** Room for the longest PGM header of a canvas within budget, "P5\n65535 65535\n255\n", rounded up. */
+const HEADER_ROOM = 32;
+
+/**
  * Reads the raster once, in our WASM kernel (wasm/assembly/grey.ts): its grey image, as the delivered
  * file's reader computes it (translucent pixels over white, as a viewer shows them), and every box filter
  * of it, each block's mean rounded as zxing-cpp's pyramid rounds it, so a factor-3 box is, bit for bit,
  * the layer zxing makes of the file.
  */
-export function scan(r: Raster, asFile: boolean, boxes: Box[]): { grey: Uint8Array; reduced: ImageData[] } {
+export function scan(r: Raster, asFile: boolean, boxes: Box[]): { grey: Uint8Array; reduced: GreyImage[] } {
   const { width, height } = r;
   const n = width * height;
   const sizes = boxes.map((b) => boxSize(width, height, b));
   // Layout from KERNEL_BASE: pixels, palette greys, grey image (16 bytes to spare), box descriptions,
-  // then each box's column sums (u16 per column, the width rounded up to 16) and output.
+  // then each box's column sums (u16 per column, the width rounded up to 16), PGM header and output.
   const src = KERNEL_BASE;
   const table = src + (r.kind === 'rgba' ? n * 4 : n);
   const grey = table + 256;
@@ -107,8 +129,8 @@ export function scan(r: Raster, asFile: boolean, boxes: Box[]): { grey: Uint8Arr
   let end = specs + 16 * boxes.length;
   const at = sizes.map(([w, h]) => {
     const sums = end;
-    const out = sums + sumBytes;
-    end = out + w * h * 4;
+    const out = sums + sumBytes + HEADER_ROOM;
+    end = out + w * h;
     return { sums, out };
   });
   const k = kernelFor(end - KERNEL_BASE);
@@ -125,37 +147,37 @@ export function scan(r: Raster, asFile: boolean, boxes: Box[]): { grey: Uint8Arr
   boxes.forEach((b, i) => {
     if (b.f > k.BOX_MAX_FACTOR.value) throw new Error(`a box of factor ${b.f} is over the kernel's ${k.BOX_MAX_FACTOR.value}`);
     words.set([b.f, b.invert ? 1 : 0, at[i]!.out, at[i]!.sums], (specs >> 2) + 4 * i);
-    memory.fill(0, at[i]!.sums, at[i]!.out);
+    memory.fill(0, at[i]!.sums, at[i]!.sums + sumBytes);
   });
   k.scan(src, r.kind === 'rgba', !asFile, table, width, height, grey, specs, boxes.length);
-  const reduced = sizes.map(([w, h], i) => ({ data: new Uint8ClampedArray(memory.slice(at[i]!.out, at[i]!.out + w * h * 4).buffer), width: w, height: h, colorSpace: 'srgb' }) as ImageData);
+  const reduced = sizes.map(([w, h], i) => ({ width: w, height: h, pgm: memory.slice(headerBefore(memory, at[i]!.out, w, h), at[i]!.out + w * h) }));
   return { grey: memory.slice(grey, grey + n), reduced };
 }
 
-/** The full-size grey image as the RGBA zxing reads. */
-function fullSize(grey: Uint8Array, width: number, height: number): ImageData {
-  const data = new Uint8ClampedArray(grey.length * 4);
-  for (let i = 0, o = 0; i < grey.length; i++, o += 4) {
-    data[o] = data[o + 1] = data[o + 2] = grey[i]!;
-    data[o + 3] = 255;
-  }
-  return { data, width, height, colorSpace: 'srgb' } as ImageData;
+/** The full-size grey image as zxing is handed it. */
+function fullSize(grey: Uint8Array, width: number, height: number): GreyImage {
+  const header = pgmHeader(width, height);
+  const pgm = new Uint8Array(header.length + grey.length);
+  pgm.set(header);
+  pgm.set(grey, header.length);
+  return { width, height, pgm };
 }
 
 /**
- * A 3×3 box blur of a grey RGBA image (a slightly out-of-focus camera), the window clipped at the edges,
+ * A 3×3 box blur of a grey image (a slightly out-of-focus camera), the window clipped at the edges,
  * and/or its contrast halved around mid-grey (dim light or a glossy print); in the kernel.
  */
-export function blurDim(img: ImageData, blurred: boolean, dimmed: boolean): ImageData {
-  const { width: w, height: h, data } = img;
+export function blurDim(img: GreyImage, blurred: boolean, dimmed: boolean): GreyImage {
+  const { width: w, height: h } = img;
+  const n = w * h;
   const src = KERNEL_BASE;
-  const rows = src + data.length;
-  const out = rows + w * h * 2 + ((4 - ((w * h * 2) % 4)) % 4);
-  const k = kernelFor(out + data.length - KERNEL_BASE);
+  const rows = src + n + ((2 - (n % 2)) % 2);
+  const out = rows + n * 2 + HEADER_ROOM;
+  const k = kernelFor(out + n - KERNEL_BASE);
   const memory = new Uint8Array(k.memory.buffer);
-  memory.set(data, src);
+  memory.set(pixelsOf(img), src);
   k.blurDim(src, w, h, blurred, dimmed, rows, out);
-  return { data: new Uint8ClampedArray(memory.slice(out, out + data.length).buffer), width: w, height: h, colorSpace: 'srgb' } as ImageData;
+  return { width: w, height: h, pgm: memory.slice(headerBefore(memory, out, w, h), out + n) };
 }
 
 const FAR = 'from further away (about 2 px per module)';
@@ -165,8 +187,8 @@ const BLURRED_AND_DIM = 'out of focus and in dim light at once (counts for both)
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i]);
 
-async function decodes(image: ImageData, options: ReaderOptions, expected: Uint8Array): Promise<boolean> {
-  const results = await readBarcodes(image, options);
+async function decodes(image: GreyImage, options: ReaderOptions, expected: Uint8Array): Promise<boolean> {
+  const results = await readBarcodes(image.pgm, options);
   return results.some((r) => r.isValid && sameBytes(r.bytes, expected));
 }
 
@@ -195,7 +217,7 @@ function quietZoneClean(grey: Uint8Array, layout: Layout, bgGrey: number, fgGrey
  * file. The full-size pass, the single most expensive step, is paid only when the layer does not decode
  * or the image is too small to have one. Polarity is left to zxing (tryInvert), as for the file.
  */
-async function decodesAsDelivered(layer: ImageData | null, grey: Uint8Array, width: number, height: number, expected: Uint8Array): Promise<boolean> {
+async function decodesAsDelivered(layer: GreyImage | null, grey: Uint8Array, width: number, height: number, expected: Uint8Array): Promise<boolean> {
   if (!layer) return decodes(fullSize(grey, width, height), AS_DELIVERED, expected);
   // zxing reads the layers below the first from it, as from the file; only the full size is left.
   return (await decodes(layer, AS_DELIVERED, expected)) || decodes(fullSize(grey, width, height), { ...AS_DELIVERED, tryDownscale: false }, expected);

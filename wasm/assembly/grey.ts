@@ -2,7 +2,7 @@
 // box-filtered reductions as zxing's pyramid makes them, in one pass. Like raster.ts, it works on memory
 // laid out by its JS side and allocates nothing.
 
-/** Bytes per box description: factor, invert (0/1), output pointer, column-sums pointer, as i32. */
+/** Bytes per box description: factor, invert (0/1), output pointer (grey, a byte per pixel), column-sums pointer, as i32. */
 export const BOX_BYTES = 16;
 /**
  * The largest box factor: a box's column sums are u16, which hold `f` rows of 255. The verifier's boxes are
@@ -17,8 +17,8 @@ export const BOX_MAX_FACTOR = 257;
  * taken over white, as a viewer shows them. An indexed raster (`rgba` false) is read through `table`,
  * each palette entry's grey. Meanwhile each of the `nBoxes` box filters at `boxes` adds every grey row
  * into its column sums (u16 per pixel column, zero at the start, the width rounded up to 16) and, at its
- * last row of a block, sums them by blocks and writes ⌊width / f⌋ pixels as RGBA (what zxing is handed),
- * each block's mean rounded as zxing-cpp's pyramid rounds it, (sum + f²/2) / f² truncated; an inverted box
+ * last row of a block, sums them by blocks and writes a row of ⌊width / f⌋ grey pixels, each block's mean
+ * rounded as zxing-cpp's pyramid rounds it, (sum + f²/2) / f² truncated; an inverted box
  * reads 255 − grey, for light-on-dark codes. `grey` needs 16 bytes to spare after the image.
  */
 export function scan(src: usize, rgba: bool, zxing: bool, table: usize, width: i32, height: i32, grey: usize, boxes: usize, nBoxes: i32): void {
@@ -37,7 +37,7 @@ export function scan(src: usize, rgba: bool, zxing: bool, table: usize, width: i
         v128.store(c, i16x8.add(v128.load(c), i16x8.extend_low_i8x16_u(g)));
         v128.store(c, i16x8.add(v128.load(c, 16), i16x8.extend_high_i8x16_u(g)), 16);
       }
-      if (y % f == f - 1) writeBlocks(sums, width, f, load<i32>(spec, 4) != 0, <usize>load<u32>(spec, 8) + (<usize>((y / f) * (width / f)) << 2));
+      if (y % f == f - 1) writeBlocks(sums, width, f, load<i32>(spec, 4) != 0, <usize>load<u32>(spec, 8) + <usize>((y / f) * (width / f)));
     }
   }
 }
@@ -104,8 +104,7 @@ function writeBlocks(sums: usize, width: i32, f: i32, invert: bool, out: usize):
     const c = sums + (<usize>(ox * f) << 1);
     let s: u32 = 0;
     for (let i = 0; i < f; i++) s += <u32>load<u16>(c + (<usize>i << 1));
-    const m = ((invert ? 255 * area - s : s) + (area >> 1)) / area;
-    store<u32>(out + (<usize>ox << 2), m | (m << 8) | (m << 16) | 0xff000000);
+    store<u8>(out + <usize>ox, <u8>(((invert ? 255 * area - s : s) + (area >> 1)) / area));
   }
   memory.fill(sums, 0, <usize>((width + 15) & ~15) << 1);
 }
@@ -143,20 +142,20 @@ function segmentClear(row: usize, from: i32, to: i32, edge: u32, light: bool): b
 }
 
 /**
- * A 3×3 box blur of a grey RGBA image (a slightly out-of-focus camera), the window clipped at the edges,
+ * A 3×3 box blur of a grey image (a slightly out-of-focus camera), the window clipped at the edges,
  * and/or its contrast halved around mid-grey (dim light or a glossy print), into `out`. The blur is
  * separable: row sums first (into `rows`, u16), then three of them per pixel.
  */
 export function blurDim(src: usize, w: i32, h: i32, blurred: bool, dimmed: bool, rows: usize, out: usize): void {
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      let v: u32 = load<u8>(src + (<usize>i << 2));
+      const i = <usize>(y * w + x);
+      let v: u32 = load<u8>(src + i);
       if (blurred) {
-        if (x > 0) v += load<u8>(src + (<usize>(i - 1) << 2));
-        if (x < w - 1) v += load<u8>(src + (<usize>(i + 1) << 2));
+        if (x > 0) v += load<u8>(src + i - 1);
+        if (x < w - 1) v += load<u8>(src + i + 1);
       }
-      store<u16>(rows + (<usize>i << 1), <u16>v);
+      store<u16>(rows + (i << 1), <u16>v);
     }
   }
   for (let y = 0; y < h; y++) {
@@ -173,7 +172,7 @@ export function blurDim(src: usize, w: i32, h: i32, blurred: bool, dimmed: bool,
         v = (2 * v + n) / (2 * n);
       }
       if (dimmed) v = 64 + (v >> 1);
-      store<u32>(out + (<usize>i << 2), v | (v << 8) | (v << 16) | 0xff000000);
+      store<u8>(out + <usize>i, <u8>v);
     }
   }
 }
