@@ -11,6 +11,7 @@ import { gridFromSymbol } from '../src/design/grid.js';
 import { encode } from '../src/qr/encode.js';
 import { parseHex, WHITE } from '../src/render/color.js';
 import { encodePng } from '../src/render/formats/png.js';
+import { release } from '../src/render/kernel.js';
 import { computeLayout } from '../src/render/layout.js';
 import { render } from '../src/render/guarantee.js';
 import { designScene } from '../src/render/pipeline.js';
@@ -67,7 +68,7 @@ bench
   .add('stage: svg document', () => { sceneToSvg(scene); })
   .add('stage: raster, flat fill', () => { rasterizeFlat(grid, scene); })
   .add('stage: raster, resvg-wasm (reference)', () => { rasterizeSvg(svg, 800); })
-  .add('stage: styled raster, our WASM kernel', () => { rasterizeScene(styledScene); })
+  .add('stage: styled raster, our WASM kernel', () => { release(rasterizeScene(styledScene)); })
   .add('stage: styled raster, resvg-wasm (reference)', () => { rasterizeSvg(styledSvg, 800); })
   .add('stage: png, 1-bit', () => { encodePng(raster); })
   .add('stage: verify (decode + contrast + quiet zone)', async () => { await verifyRaster({ raster, exact: true, format: 'png', layout, expected, foreground: BLACK, background: WHITE }); })

@@ -1,7 +1,7 @@
 import { colorAt, linearEnds, radialCircle, type Paint } from './paint.js';
 import type { RgbaRaster } from './raster.js';
 import type { Edges } from './flatten.js';
-import { KERNEL_BASE, kernelFor, reserve, type Kernel } from './kernel.js';
+import { canvasRaster, KERNEL_BASE, kernelForCanvas, reserve, type Kernel } from './kernel.js';
 import type { Affine } from './scene.js';
 
 /** Entries in a gradient table; the kernel indexes its tables by the same constant. */
@@ -36,7 +36,7 @@ export class Canvas {
     this.acc = this.canvas + pixels;
     this.lut = this.acc + accBytes;
     this.scratch = this.lut + LUT_SIZE * 4;
-    this.k = kernelFor(this.scratch - KERNEL_BASE);
+    this.k = kernelForCanvas(this.scratch - KERNEL_BASE);
     if (this.k.LUT_SIZE.value !== LUT_SIZE) throw new Error(`the kernel's gradient tables have ${this.k.LUT_SIZE.value} entries, expected ${LUT_SIZE}`);
     // Every fill clears the cells it read; zeroing here also recovers from a render that failed midway.
     new Uint8Array(this.k.memory.buffer, this.acc, accBytes).fill(0);
@@ -110,10 +110,9 @@ export class Canvas {
     this.k.drawImage(this.scratch, image.width, image.height, this.canvas, this.width, this.height, box.x, box.y, box.w, box.h, Math.round(opacity * 255));
   }
 
-  /** The finished canvas as straight RGBA, copied out of the kernel's memory. */
+  /** The finished canvas as straight RGBA, left in the kernel's memory where it was drawn (kernel.ts, canvasRaster). */
   toRaster(): RgbaRaster {
-    const n = this.width * this.height;
-    if (!this.opaque) this.k.unpremultiply(this.canvas, n);
-    return { kind: 'rgba', width: this.width, height: this.height, pixels: new Uint8Array(this.k.memory.buffer, this.canvas, n * 4).slice() };
+    if (!this.opaque) this.k.unpremultiply(this.canvas, this.width * this.height);
+    return canvasRaster(this.k, this.canvas, this.width, this.height);
   }
 }

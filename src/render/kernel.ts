@@ -1,4 +1,5 @@
 import { kernelModule } from '../../wasm/index.js';
+import type { Raster, RgbaRaster } from './raster.js';
 
 /**
  * The exports of our WASM kernel (wasm/assembly/): raster.ts draws, grey.ts reads for the verifier,
@@ -39,22 +40,78 @@ export const KERNEL_BASE = PAGE;
 const SHARED_BYTES = 16 * 1024 * 1024;
 
 let shared: Kernel | undefined;
+/**
+ * The raster whose pixels are a view of the shared instance's memory at KERNEL_BASE: the canvas
+ * rasterizeScene drew, left where it was drawn so that the PNG writer and the verifier read it in place
+ * instead of copying 2.5 MB (an 800 px canvas) out and twice back in. Every other user of the shared
+ * memory lays out after it, until it is released or a new canvas needs the space (then it is copied out).
+ */
+let resident: RgbaRaster | undefined;
 
 const instantiate = (): Kernel => new WebAssembly.Instance(kernelModule(), {}).exports as unknown as Kernel;
+const align16 = (n: number) => (n + 15) & ~15;
+const residentBytes = () => (resident ? align16(resident.width * resident.height * 4) : 0);
 
-/** Grows the kernel's memory to hold `end` bytes. Growing detaches earlier views of it: make them after. */
+/**
+ * Grows the kernel's memory to hold `end` bytes. Growing detaches earlier views of it: make them after
+ * (the resident raster's view is made anew here).
+ */
 export function reserve(k: Kernel, end: number): void {
   const have = k.memory.buffer.byteLength;
-  if (have < end) k.memory.grow(Math.ceil((end - have) / PAGE));
+  if (have >= end) return;
+  k.memory.grow(Math.ceil((end - have) / PAGE));
+  if (k === shared && resident) resident.pixels = new Uint8Array(k.memory.buffer, KERNEL_BASE, resident.width * resident.height * 4);
+}
+
+/** Memory in a kernel for one job, from `base` on: the caller's only until it yields (no await in between). */
+export interface Lease { k: Kernel; base: number }
+
+function lease(bytes: number, base: number): Lease {
+  if (base - KERNEL_BASE + bytes > SHARED_BYTES) {
+    const k = instantiate();
+    reserve(k, KERNEL_BASE + bytes);
+    return { k, base: KERNEL_BASE };
+  }
+  const k = (shared ??= instantiate());
+  reserve(k, base + bytes);
+  return { k, base };
+}
+
+/** Memory for `bytes`: in the worker's shared instance after the resident raster, or for a large job an instance of its own. */
+export const kernelFor = (bytes: number): Lease => lease(bytes, KERNEL_BASE + residentBytes());
+
+/** Memory for `bytes` with a raster's pixels at `pixels` before it: in place when it is the resident raster, else copied in. */
+export function kernelWith(r: Raster, bytes: number): Lease & { pixels: number } {
+  if (r === resident && residentBytes() + bytes <= SHARED_BYTES) return { ...kernelFor(bytes), pixels: KERNEL_BASE };
+  const size = align16(r.pixels.length);
+  const { k, base } = kernelFor(size + bytes);
+  new Uint8Array(k.memory.buffer).set(r.pixels, base);
+  return { k, base: base + size, pixels: base };
+}
+
+/** Memory for a new canvas at KERNEL_BASE; the resident raster, if any, is copied out of its way first. */
+export function kernelForCanvas(bytes: number): Kernel {
+  if (resident) {
+    resident.pixels = resident.pixels.slice();
+    resident = undefined;
+  }
+  return lease(bytes, KERNEL_BASE).k;
+}
+
+/** The canvas drawn at `at` as a raster: left in place (resident) in the shared instance, copied out of any other. */
+export function canvasRaster(k: Kernel, at: number, width: number, height: number): RgbaRaster {
+  const pixels = new Uint8Array(k.memory.buffer, at, width * height * 4);
+  if (k !== shared || at !== KERNEL_BASE) return { kind: 'rgba', width, height, pixels: pixels.slice() };
+  resident = { kind: 'rgba', width, height, pixels };
+  return resident;
 }
 
 /**
- * The kernel, with memory for `bytes` past KERNEL_BASE: the worker's shared instance, or for a large job
- * one of its own. Its memory belongs to the caller only until the caller yields (no await in between):
- * every user lays its buffers out from KERNEL_BASE.
+ * Done with a raster: if it is resident, its memory is free for the next job and its pixels are gone (an
+ * empty array, so a late reader fails loudly instead of reading another job's bytes).
  */
-export function kernelFor(bytes: number): Kernel {
-  const k = bytes > SHARED_BYTES ? instantiate() : (shared ??= instantiate());
-  reserve(k, KERNEL_BASE + bytes);
-  return k;
+export function release(r: Raster): void {
+  if (r !== resident) return;
+  resident = undefined;
+  r.pixels = new Uint8Array(0);
 }

@@ -4,17 +4,18 @@ import { gridFromSymbol, type ModuleGrid } from '../design/grid.js';
 import { ApiError, contentTooLong } from '../errors.js';
 import { encode } from '../qr/encode.js';
 import { DataTooLongError, type QrSymbol } from '../qr/types.js';
-import { FILE_FORMATS } from '../schema/qr-config.js';
+import { FILE_FORMATS, type FileFormat } from '../schema/qr-config.js';
 import { weakestContrast } from './contrast.js';
 import { decodeLossy, encodeJpg, encodeWebpImage } from './formats/lossy.js';
 import { sceneToPdf } from './formats/pdf.js';
 import { encodePng } from './formats/png.js';
+import { release } from './kernel.js';
 import { computeLayout, type Layout } from './layout.js';
 import { rasterizeFlat, rasterizeScene, rasterizeSvg, type Raster } from './raster.js';
 import { buildScene, type Scene } from './scene.js';
 import { sceneToSvg } from './svg.js';
 import type { RenderConfig, RenderSuccess, RenderTask } from './types.js';
-import { verifyRaster } from './verify.js';
+import { verifyRaster, type Verification } from './verify.js';
 
 /** Budgets of the interface contract: larger outputs are refused as OUTPUT_TOO_COMPLEX. */
 export const BUDGETS = { vectorBytes: 20 * 1024 * 1024, canvasPx: 5120 } as const;
@@ -84,6 +85,28 @@ const rasterOf = (d: Designed): Raster => (d.scene.flat ? rasterizeFlat(d.grid, 
 const vectorCheckOf = (d: Designed, svg: string): Raster => (d.scene.flat ? rasterizeFlat(d.grid, d.scene) : rasterizeSvg(svg, d.layout.width));
 
 /**
+ * The export's bytes and the raster that verifies them: for a raster format the pixels drawn (PNG) or the
+ * file decoded again (JPEG, WebP); for a vector format what resvg draws of the very SVG delivered. `drawn`
+ * is the raster the kernel drew, left in its memory until it is released.
+ */
+async function writeFile(d: Designed, format: FileFormat, lap: (stage: string) => void): Promise<{ bytes: Uint8Array; checked: Raster; drawn?: Raster }> {
+  if (format === 'svg' || format === 'pdf') {
+    const svg = sceneToSvg(d.scene);
+    checkVectorBudget(svg.length);
+    const bytes = format === 'svg' ? utf8.encode(svg) : await sceneToPdf(d.scene);
+    lap(format);
+    const checked = vectorCheckOf(d, svg);
+    lap('raster');
+    return { bytes, checked };
+  }
+  const drawn = rasterOf(d);
+  lap('raster');
+  const bytes = format === 'png' ? encodePng(drawn) : format === 'jpg' ? await encodeJpg(drawn) : await encodeWebpImage(drawn, d.scene.flat);
+  lap(format);
+  return { bytes, checked: format === 'png' ? drawn : await decodeLossy(format, bytes), drawn };
+}
+
+/**
  * Renders one QR export and verifies it: encode → layout → decorations → scene → (svg) → raster → file →
  * verify. Every stage is a pure function of the previous one; this module only orders and times them.
  * Judging the verification, and correcting the design when it fails, is the guarantee's (guarantee.ts).
@@ -103,29 +126,13 @@ export async function renderOnce(task: RenderTask): Promise<RenderSuccess> {
   const { symbol, layout, decorations } = designed;
   const format = cfg.fileFormat;
 
-  let bytes: Uint8Array;
-  let checked: Raster;
-  if (format === 'svg' || format === 'pdf') {
-    const svg = sceneToSvg(designed.scene);
-    checkVectorBudget(svg.length);
-    bytes = format === 'svg' ? utf8.encode(svg) : await sceneToPdf(designed.scene);
-    lap(format);
-    checked = vectorCheckOf(designed, svg);
-    lap('raster');
-  } else {
-    const raster = rasterOf(designed);
-    lap('raster');
-    if (format === 'png') {
-      bytes = encodePng(raster);
-      checked = raster;
-    } else {
-      bytes = format === 'jpg' ? await encodeJpg(raster) : await encodeWebpImage(raster, designed.scene.flat);
-      checked = await decodeLossy(format, bytes);
-    }
-    lap(format);
+  const { bytes, checked, drawn } = await writeFile(designed, format, lap);
+  let verification: Verification;
+  try {
+    verification = await verifyRaster({ raster: checked, exact: designed.scene.flat, format, layout, expected: utf8.encode(cfg.content), foreground: weakest.foreground, background: weakest.background });
+  } finally {
+    if (drawn) release(drawn);
   }
-
-  const verification = await verifyRaster({ raster: checked, exact: designed.scene.flat, format, layout, expected: utf8.encode(cfg.content), foreground: weakest.foreground, background: weakest.background });
   lap('verify');
 
   return {

@@ -2,7 +2,7 @@ import { defaultReaderOptions, readBarcodes, type ReaderOptions } from 'zxing-wa
 import type { FileFormat } from '../schema/qr-config.js';
 import { composite, effectiveContrast, greyLevel, WHITE, type Rgba } from './color.js';
 import type { Layout } from './layout.js';
-import { KERNEL_BASE, kernelFor } from './kernel.js';
+import { kernelFor, kernelWith } from './kernel.js';
 import type { Raster } from './raster.js';
 
 /** What the verifier found, returned to the client with every successful render. */
@@ -119,39 +119,38 @@ export function scan(r: Raster, asFile: boolean, boxes: Box[]): { grey: Uint8Arr
   const { width, height } = r;
   const n = width * height;
   const sizes = boxes.map((b) => boxSize(width, height, b));
-  // Layout from KERNEL_BASE: pixels, palette greys, grey image (16 bytes to spare), box descriptions,
-  // then each box's column sums (u16 per column, the width rounded up to 16), PGM header and output.
-  const src = KERNEL_BASE;
-  const table = src + (r.kind === 'rgba' ? n * 4 : n);
+  // Layout: the pixels, then palette greys, grey image (16 bytes to spare), box descriptions, then each
+  // box's column sums (u16 per column, the width rounded up to 16), PGM header and output.
+  const table = 0;
   const grey = table + 256;
   const specs = grey + n + 16 + ((16 - (n % 16)) % 16);
   const sumBytes = ((width + 15) & ~15) * 2;
   let end = specs + 16 * boxes.length;
-  const at = sizes.map(([w, h]) => {
+  const offsets = sizes.map(([w, h]) => {
     const sums = end;
     const out = sums + sumBytes + HEADER_ROOM;
     end = out + w * h;
     return { sums, out };
   });
-  const k = kernelFor(end - KERNEL_BASE);
+  const { k, pixels: src, base } = kernelWith(r, end);
+  const at = offsets.map((o) => ({ sums: base + o.sums, out: base + o.out }));
   if (k.BOX_BYTES.value !== 16) throw new Error('the kernel describes boxes in another layout');
   const memory = new Uint8Array(k.memory.buffer);
   const words = new Int32Array(k.memory.buffer);
-  memory.set(r.pixels, src);
   if (r.kind === 'indexed') {
     r.palette.forEach((c, i) => {
       const o = composite(c, WHITE);
-      memory[table + i] = asFile ? stbGrey(o.r, o.g, o.b) : zxingGrey(o.r, o.g, o.b);
+      memory[base + table + i] = asFile ? stbGrey(o.r, o.g, o.b) : zxingGrey(o.r, o.g, o.b);
     });
   }
   boxes.forEach((b, i) => {
     if (b.f > k.BOX_MAX_FACTOR.value) throw new Error(`a box of factor ${b.f} is over the kernel's ${k.BOX_MAX_FACTOR.value}`);
-    words.set([b.f, b.invert ? 1 : 0, at[i]!.out, at[i]!.sums], (specs >> 2) + 4 * i);
+    words.set([b.f, b.invert ? 1 : 0, at[i]!.out, at[i]!.sums], ((base + specs) >> 2) + 4 * i);
     memory.fill(0, at[i]!.sums, at[i]!.sums + sumBytes);
   });
-  k.scan(src, r.kind === 'rgba', !asFile, table, width, height, grey, specs, boxes.length);
+  k.scan(src, r.kind === 'rgba', !asFile, base + table, width, height, base + grey, base + specs, boxes.length);
   const reduced = sizes.map(([w, h], i) => ({ width: w, height: h, pgm: memory.slice(headerBefore(memory, at[i]!.out, w, h), at[i]!.out + w * h) }));
-  return { grey: memory.slice(grey, grey + n), reduced };
+  return { grey: memory.slice(base + grey, base + grey + n), reduced };
 }
 
 /** The full-size grey image as zxing is handed it. */
@@ -170,10 +169,11 @@ function fullSize(grey: Uint8Array, width: number, height: number): GreyImage {
 export function blurDim(img: GreyImage, blurred: boolean, dimmed: boolean): GreyImage {
   const { width: w, height: h } = img;
   const n = w * h;
-  const src = KERNEL_BASE;
-  const rows = src + n + ((2 - (n % 2)) % 2);
-  const out = rows + n * 2 + HEADER_ROOM;
-  const k = kernelFor(out + n - KERNEL_BASE);
+  const rowsAt = n + ((2 - (n % 2)) % 2);
+  const outAt = rowsAt + n * 2 + HEADER_ROOM;
+  const { k, base: src } = kernelFor(outAt + n);
+  const rows = src + rowsAt;
+  const out = src + outAt;
   const memory = new Uint8Array(k.memory.buffer);
   memory.set(pixelsOf(img), src);
   k.blurDim(src, w, h, blurred, dimmed, rows, out);
@@ -205,9 +205,9 @@ function quietZoneClean(grey: Uint8Array, layout: Layout, bgGrey: number, fgGrey
   const sx1 = Math.ceil(layout.originX + size * modulePx), sy1 = Math.ceil(layout.originY + size * modulePx);
   const x0 = Math.max(0, Math.ceil(layout.originX - q)), y0 = Math.max(0, Math.ceil(layout.originY - q));
   const x1 = Math.min(width, Math.floor(layout.originX + size * modulePx + q)), y1 = Math.min(height, Math.floor(layout.originY + size * modulePx + q));
-  const k = kernelFor(grey.length);
-  new Uint8Array(k.memory.buffer).set(grey, KERNEL_BASE);
-  return k.quietZoneClear(KERNEL_BASE, width, x0, y0, x1, y1, sx0, sy0, sx1, sy1, (bgGrey + fgGrey) / 2, bgGrey > fgGrey) === 1;
+  const { k, base } = kernelFor(grey.length);
+  new Uint8Array(k.memory.buffer).set(grey, base);
+  return k.quietZoneClear(base, width, x0, y0, x1, y1, sx0, sy0, sx1, sy1, (bgGrey + fgGrey) / 2, bgGrey > fgGrey) === 1;
 }
 
 /**

@@ -1,16 +1,16 @@
 import { inflateSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initWasm } from '../../wasm/index.js';
-import { KERNEL_BASE, kernelFor, reserve } from '../../src/render/kernel.js';
+import { kernelFor, reserve } from '../../src/render/kernel.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
 beforeAll(initWasm);
 
 /** The kernel's zlib stream of `data` (wasm/assembly/deflate.ts), laid out as the PNG writer lays it out. */
 function compress(data: Uint8Array, bpp = 3, stride = 2401, dirt = 0): Uint8Array {
-  const src = KERNEL_BASE;
-  const work = src + data.length + 16 + ((8 - ((data.length + 16) % 8)) % 8);
-  const k = kernelFor(work - KERNEL_BASE);
+  const padded = data.length + 16 + ((8 - ((data.length + 16) % 8)) % 8);
+  const { k, base: src } = kernelFor(padded);
+  const work = src + padded;
   const out = work + k.DEFLATE_WORK_BYTES.value;
   reserve(k, out + k.deflateBound(data.length));
   const memory = new Uint8Array(k.memory.buffer);

@@ -1,6 +1,6 @@
 import { crc32, deflateSync } from 'node:zlib';
 import type { Rgba } from '../color.js';
-import { KERNEL_BASE, kernelFor, reserve } from '../kernel.js';
+import { kernelWith, reserve } from '../kernel.js';
 import type { Raster, RgbaRaster } from '../raster.js';
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
@@ -146,16 +146,14 @@ function over256Colours(rgba: Uint8Array, width: number, height: number): boolea
 function truecolour(r: RgbaRaster): { colorType: number; idat: Uint8Array } {
   const { width, height } = r;
   const most = (width * 4 + 1) * height;
-  // Layout from KERNEL_BASE: the pixels, the scanlines (and 16 readable bytes past them), the deflate
-  // work area, the compressed stream.
-  const src = KERNEL_BASE;
-  const lines = src + r.pixels.length;
-  const work = lines + most + 16 + ((8 - ((most + 16) % 8)) % 8);
-  const k = kernelFor(work - KERNEL_BASE);
+  // Layout: the pixels, then the scanlines (and 16 readable bytes past them), the deflate work area, the
+  // compressed stream.
+  const scanlines = most + 16 + ((8 - ((most + 16) % 8)) % 8);
+  const { k, pixels: src, base: lines } = kernelWith(r, scanlines);
+  const work = lines + scanlines;
   const out = work + k.DEFLATE_WORK_BYTES.value;
   reserve(k, out + k.deflateBound(most));
   const memory = new Uint8Array(k.memory.buffer);
-  memory.set(r.pixels, src);
   const opaque = k.rgbScanlines(src, width, height, lines);
   if (!opaque) k.rgbaScanlines(src, width, height, lines);
   const stride = width * (opaque ? 3 : 4) + 1;

@@ -1,0 +1,61 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { initWasm } from '../../wasm/index.js';
+import { encodePng } from '../../src/render/formats/png.js';
+import { kernelFor, release } from '../../src/render/kernel.js';
+import { designScene } from '../../src/render/pipeline.js';
+import { rasterizeScene, type RgbaRaster } from '../../src/render/raster.js';
+import type { RenderConfig } from '../../src/render/types.js';
+import { scan } from '../../src/render/verify.js';
+import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
+
+beforeAll(initWasm);
+
+const draw = async (design: Partial<RenderConfig>): Promise<RgbaRaster> =>
+  rasterizeScene((await designScene({ config: { ...QR_DEFAULTS, content: 'https://example.com/kernel', outputWidth: 240, ...design } as RenderConfig, assets: {} })).scene);
+
+/** A raster with the same pixels in memory of its own, which the kernel must copy in. */
+const copyOf = (r: RgbaRaster): RgbaRaster => ({ ...r, pixels: r.pixels.slice() });
+
+describe('a raster drawn by the kernel stays in its memory until released (kernel.ts)', () => {
+  it('reads the same in place as copied in: the PNG and the verifier\'s scan', async () => {
+    const drawn = await draw({ moduleShape: 'dots', foregroundGradient: { type: 'linear', rotation: 30, stops: [{ offset: 0, color: '#0D47A1' }, { offset: 1, color: '#6A1B9A' }] } });
+    const copy = copyOf(drawn);
+    expect(Buffer.from(encodePng(drawn)).equals(Buffer.from(encodePng(copy)))).toBe(true);
+    const boxes = [{ f: 3, invert: false }, { f: 2, invert: true }];
+    const inPlace = scan(drawn, true, boxes);
+    const copied = scan(copy, true, boxes);
+    expect(Buffer.from(inPlace.grey).equals(Buffer.from(copied.grey))).toBe(true);
+    inPlace.reduced.forEach((img, i) => expect(Buffer.from(img.pgm).equals(Buffer.from(copied.reduced[i]!.pgm))).toBe(true));
+    release(drawn);
+  });
+
+  it('keeps its pixels when other jobs lay out after it and the memory grows', async () => {
+    const drawn = await draw({ moduleShape: 'rounded' });
+    const before = drawn.pixels.slice();
+    const { k, base } = kernelFor(1024);
+    const had = k.memory.buffer.byteLength;
+    const grown = kernelFor(had - base + 4 * 65536);
+    expect(grown.k).toBe(k);
+    expect(k.memory.buffer.byteLength).toBeGreaterThan(had);
+    new Uint8Array(k.memory.buffer).fill(0x5a, grown.base, grown.base + had - base + 4 * 65536);
+    expect(drawn.pixels.buffer).toBe(k.memory.buffer);
+    expect(Buffer.from(drawn.pixels).equals(Buffer.from(before))).toBe(true);
+    release(drawn);
+  });
+
+  it('is copied out, unchanged, when a new canvas needs the space', async () => {
+    const first = await draw({ moduleShape: 'diamond', primaryColor: '#B71C1C' });
+    const before = first.pixels.slice();
+    const second = await draw({ moduleShape: 'square' });
+    expect(first.pixels.buffer).not.toBe(second.pixels.buffer);
+    expect(Buffer.from(first.pixels).equals(Buffer.from(before))).toBe(true);
+    expect(Buffer.from(second.pixels).equals(Buffer.from(before))).toBe(false);
+    release(second);
+  });
+
+  it('once released, has no pixels left to read by mistake', async () => {
+    const drawn = await draw({});
+    release(drawn);
+    expect(drawn.pixels.length).toBe(0);
+  });
+});
