@@ -39,12 +39,8 @@ export const codecs = {
   pngDecoder: once(() => compile('@jsquash/png/codec/pkg/squoosh_png_bg.wasm').then((m) => initPngDecode(m))),
 };
 
-/**
- * Every image codec at once, and the kernel (which writes truecolour PNGs): for a process (a test) that
- * makes and reads images with its own helpers.
- */
-export const initCodecs = (): Promise<void> => Promise.all([initKernel(), ...Object.values(codecs).map((init) => init())]).then(() => undefined);
-
+/** Every image codec at once: for a process (a test) that makes and reads images with its own helpers. */
+export const initCodecs = (): Promise<void> => Promise.all(Object.values(codecs).map((init) => init())).then(() => undefined);
 
 /**
  * Our own kernel (wasm/assembly/), compiled by `npm run build` next to this module in dist/wasm; when this
@@ -58,15 +54,12 @@ function kernelBytes(): Uint8Array<ArrayBuffer> {
 
 let kernel: WebAssembly.Module | undefined;
 
-/** Compiles our kernel once per thread; initWasm includes it. */
-const initKernel = once(async () => {
-  kernel = await WebAssembly.compile(kernelBytes());
-});
-
-/** The compiled kernel. */
+/**
+ * The compiled kernel, compiled on first use if initWasm has not done it already: it is small (under
+ * 20 KB), and anything that writes a PNG needs it, on any thread.
+ */
 export function kernelModule(): WebAssembly.Module {
-  if (!kernel) throw new Error('initWasm() must finish before rendering');
-  return kernel;
+  return (kernel ??= new WebAssembly.Module(kernelBytes()));
 }
 
 let ready: Promise<void> | undefined;
@@ -74,7 +67,7 @@ let ready: Promise<void> | undefined;
 /** Idempotent: resvg, zxing and our kernel, which every render uses, loaded once per worker at start. */
 export function initWasm(): Promise<void> {
   ready ??= Promise.all([
-    initKernel(),
+    WebAssembly.compile(kernelBytes()).then((m) => { kernel ??= m; }),
     initResvg(bytes('@resvg/resvg-wasm/index_bg.wasm')),
     prepareZXingModule({ overrides: { wasmBinary: bytes('zxing-wasm/reader/zxing_reader.wasm').buffer }, fireImmediately: true }),
   ]).then(() => undefined);

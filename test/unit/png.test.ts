@@ -95,14 +95,16 @@ const ODD_SIZES: [number, number][] = [[1, 300], [3, 97], [5, 61], [7, 41], [13,
 
 describe('png writer', () => {
   const palette = [parseHex('#ffffff'), parseHex('#000000')];
-  it('two colours → 1-bit palette, rows filtered and packed MSB first', () => {
+  it('two colours → 1-bit palette, rows packed MSB first behind filter None', () => {
     const pixels = Uint8Array.from([1, 0, 0, 0, 0, 0, 0, 0, 1, /* row 2 */ 0, 1, 0, 0, 0, 0, 0, 0, 0]);
     const png = readPng(encodePng({ kind: 'indexed', width: 9, height: 2, pixels, palette }));
     expect(png).toMatchObject({ width: 9, height: 2, bitDepth: 1, colorType: 3 });
     expect(png.chunks.tRNS).toBeUndefined();
-    // Row 1: filter byte, 0b10000000, 0b10000000. Row 2 is "Up"-filtered: XOR-like difference mod 256.
-    expect([...png.raw.subarray(0, 3)]).toEqual([2, 0x80, 0x80]);
-    expect([...png.raw.subarray(3, 6)]).toEqual([2, (0x40 - 0x80) & 0xff, (0x00 - 0x80) & 0xff]);
+    // Each row: filter byte 0 (None), then the indices packed MSB first, the last byte padded with zeros.
+    expect([...png.raw]).toEqual([0, 0x80, 0x80, 0, 0x40, 0x00]);
+    // A repeated row (copied from the one above when packing) is the same row again.
+    const repeated = Uint8Array.from([1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
+    expect([...readPng(encodePng({ kind: 'indexed', width: 9, height: 3, pixels: repeated, palette })).raw]).toEqual([0, 0x80, 0x80, 0, 0x80, 0x80, 0, 0x40, 0x00]);
   });
 
   it('translucent palette entries get a tRNS chunk', () => {

@@ -1,6 +1,6 @@
-import { crc32, deflateSync } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import type { Rgba } from '../color.js';
-import { kernelWith, reserve } from '../kernel.js';
+import { kernelFor, kernelWith, reserve, type Kernel } from '../kernel.js';
 import type { Raster, RgbaRaster } from '../raster.js';
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
@@ -15,6 +15,8 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
 
 const SIGNATURE = Uint8Array.from([137, 80, 78, 71, 13, 10, 26, 10]);
 const COLOR_TYPE = { palette: 3, rgb: 2, rgba: 6 } as const;
+/** Bytes the kernel's deflate may read past the scanlines, rounded so that its work area starts aligned. */
+const SLACK = 24;
 
 function ihdr(width: number, height: number, bitDepth: number, colorType: number): Uint8Array {
   const d = new Uint8Array(13);
@@ -26,28 +28,6 @@ function ihdr(width: number, height: number, bitDepth: number, colorType: number
   return chunk('IHDR', d);
 }
 
-const sameRow = (a: Uint8Array, start: number, prev: number, len: number): boolean =>
-  Buffer.from(a.buffer, a.byteOffset + start, len).equals(Buffer.from(a.buffer, a.byteOffset + prev, len));
-
-/**
- * Filters every scanline with "Up" (type 2): a QR raster repeats each row `modulePx` times, so Up turns
- * the repeats into rows of zeros that deflate to almost nothing (and a repeated row needs no arithmetic).
- * Level 6: level 9 saves about 3 % of an already tiny file for twice the time.
- */
-function idat(raw: Uint8Array, rowBytes: number, height: number): Uint8Array {
-  const filtered = new Uint8Array((rowBytes + 1) * height);
-  for (let y = 0; y < height; y++) {
-    const o = y * (rowBytes + 1);
-    const r = y * rowBytes;
-    filtered[o] = 2;
-    if (y === 0) filtered.set(raw.subarray(0, rowBytes), o + 1);
-    else if (!sameRow(raw, r, r - rowBytes, rowBytes)) {
-      for (let i = 0; i < rowBytes; i++) filtered[o + 1 + i] = (raw[r + i]! - raw[r - rowBytes + i]!) & 0xff;
-    }
-  }
-  return chunk('IDAT', deflateSync(filtered, { level: 6 }));
-}
-
 const concat = (parts: Uint8Array[]): Uint8Array => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let o = 0;
@@ -55,26 +35,34 @@ const concat = (parts: Uint8Array[]): Uint8Array => {
   return out;
 };
 
-/** Packs palette indices at 1, 2, 4 or 8 bits per pixel, rows padded to whole bytes, MSB first. */
-function packIndices(pixels: Uint8Array, width: number, height: number, bitDepth: number): { raw: Uint8Array; rowBytes: number } {
-  if (bitDepth === 8) return { raw: pixels, rowBytes: width };
+/**
+ * Scanlines of palette indices packed at 1, 2, 4 or 8 bits per pixel, MSB first, each behind filter
+ * byte 0 (None), laid into the kernel's memory for its deflate. A QR raster repeats each row `modulePx`
+ * times: deflate copies a repeated row from the one above in a few bits, and None leaves the bytes of a
+ * new row as the module pattern they are, where Up would turn them into differences (bench/README.md:
+ * 1,072 bytes against 1,475 for the standard request).
+ */
+function indexScanlines(pixels: Uint8Array, width: number, height: number, bitDepth: number): { k: Kernel; lines: number; stride: number } {
   const perByte = 8 / bitDepth;
-  const rowBytes = Math.ceil(width / perByte);
-  const raw = new Uint8Array(rowBytes * height);
+  const stride = Math.ceil(width / perByte) + 1;
+  const { k, base: lines } = kernelFor(stride * height + SLACK);
+  const out = new Uint8Array(k.memory.buffer, lines, stride * height);
   for (let y = 0; y < height; y++) {
+    const o = y * stride;
     let src = y * width;
-    if (y > 0 && sameRow(pixels, src, src - width, width)) {
-      raw.copyWithin(y * rowBytes, (y - 1) * rowBytes, y * rowBytes);
+    if (y > 0 && Buffer.from(pixels.buffer, pixels.byteOffset + src, width).equals(Buffer.from(pixels.buffer, pixels.byteOffset + src - width, width))) {
+      out.copyWithin(o, o - stride, o);
       continue;
     }
+    out[o] = 0;
     const end = src + width;
-    for (let o = y * rowBytes, last = o + rowBytes; o < last; o++) {
+    for (let i = o + 1, last = o + stride; i < last; i++) {
       let byte = 0;
-      for (let k = 0; k < perByte; k++) byte = (byte << bitDepth) | (src < end ? pixels[src++]! : 0);
-      raw[o] = byte;
+      for (let b = 0; b < perByte; b++) byte = (byte << bitDepth) | (src < end ? pixels[src++]! : 0);
+      out[i] = byte;
     }
   }
-  return { raw, rowBytes };
+  return { k, lines, stride };
 }
 
 function encodeIndexed(pixels: Uint8Array, palette: Rgba[], width: number, height: number): Uint8Array {
@@ -83,8 +71,8 @@ function encodeIndexed(pixels: Uint8Array, palette: Rgba[], width: number, heigh
   palette.forEach((c, i) => plte.set([c.r, c.g, c.b], i * 3));
   const parts = [SIGNATURE, ihdr(width, height, bitDepth, COLOR_TYPE.palette), chunk('PLTE', plte)];
   if (palette.some((c) => c.a !== 255)) parts.push(chunk('tRNS', Uint8Array.from(palette, (c) => c.a)));
-  const { raw, rowBytes } = packIndices(pixels, width, height, bitDepth);
-  parts.push(idat(raw, rowBytes, height), chunk('IEND', new Uint8Array(0)));
+  const { k, lines, stride } = indexScanlines(pixels, width, height, bitDepth);
+  parts.push(chunk('IDAT', compress(k, lines, stride, height, 1)), chunk('IEND', new Uint8Array(0)));
   return concat(parts);
 }
 
@@ -137,38 +125,40 @@ function over256Colours(rgba: Uint8Array, width: number, height: number): boolea
 }
 
 /**
- * The IDAT of a truecolour raster, RGB when every pixel is opaque, else RGBA, made in our WASM kernel:
- * scanlines behind filter byte 0 (wasm/assembly/scanlines.ts) compressed by the kernel's deflate
- * (wasm/assembly/deflate.ts), which tries the distances at which these images repeat (a pixel left, a
- * row up, a row up and a pixel to either side) instead of zlib's hash chains. On the bench's styled
- * render it is 1.7× faster than zlib at level 2 and its file is a quarter smaller (bench/README.md).
+ * The zlib stream of `height` scanlines of `stride` bytes at `lines` in the kernel's memory, by the
+ * kernel's deflate (wasm/assembly/deflate.ts): it tries the distances at which these images repeat (a
+ * pixel of `bpp` bytes left, a row up, a row up and a pixel to either side) instead of zlib's hash chains.
+ * On the bench's styled render it is 1.7× faster than zlib at level 2 and its file is a quarter smaller
+ * (bench/README.md). The caller leaves SLACK bytes free after the scanlines.
  */
+function compress(k: Kernel, lines: number, stride: number, height: number, bpp: number): Uint8Array {
+  const n = stride * height;
+  const work = (lines + n + SLACK) & ~7;
+  const out = work + k.DEFLATE_WORK_BYTES.value;
+  reserve(k, out + k.deflateBound(n));
+  const memory = new Uint8Array(k.memory.buffer);
+  // What deflate reads past the end may steer its search, never its output's meaning: zeroed, so the
+  // same scanlines always give the same bytes.
+  memory.fill(0, lines + n, lines + n + 16);
+  const length = k.zlibCompress(lines, n, bpp, stride, work, out);
+  return memory.subarray(out, out + length);
+}
+
+/** The IDAT of a truecolour raster: RGB when every pixel is opaque, else RGBA, its scanlines made in the kernel (wasm/assembly/scanlines.ts). */
 function truecolour(r: RgbaRaster): { colorType: number; idat: Uint8Array } {
   const { width, height } = r;
-  const most = (width * 4 + 1) * height;
-  // Layout: the pixels, then the scanlines (and 16 readable bytes past them), the deflate work area, the
-  // compressed stream.
-  const scanlines = most + 16 + ((8 - ((most + 16) % 8)) % 8);
-  const { k, pixels: src, base: lines } = kernelWith(r, scanlines);
-  const work = lines + scanlines;
-  const out = work + k.DEFLATE_WORK_BYTES.value;
-  reserve(k, out + k.deflateBound(most));
-  const memory = new Uint8Array(k.memory.buffer);
-  const opaque = k.rgbScanlines(src, width, height, lines);
-  if (!opaque) k.rgbaScanlines(src, width, height, lines);
-  const stride = width * (opaque ? 3 : 4) + 1;
-  // What deflate reads past the end may steer its search, never its output's meaning: zeroed, so the
-  // same raster always gives the same bytes.
-  memory.fill(0, lines + stride * height, lines + stride * height + 16);
-  const length = k.zlibCompress(lines, stride * height, opaque ? 3 : 4, stride, work, out);
-  return { colorType: opaque ? COLOR_TYPE.rgb : COLOR_TYPE.rgba, idat: memory.subarray(out, out + length) };
+  const { k, pixels, base: lines } = kernelWith(r, (width * 4 + 1) * height + SLACK);
+  const opaque = k.rgbScanlines(pixels, width, height, lines);
+  if (!opaque) k.rgbaScanlines(pixels, width, height, lines);
+  const bpp = opaque ? 3 : 4;
+  return { colorType: opaque ? COLOR_TYPE.rgb : COLOR_TYPE.rgba, idat: compress(k, lines, width * bpp + 1, height, bpp) };
 }
 
 /**
  * A faithful PNG of a raster: 1/2/4/8-bit palette when it has at most 256 colours (with tRNS for
  * translucent ones), else RGB, else RGBA.
  *
- * Truecolour is written for speed, with filter None and the kernel's deflate (truecolour, above).
+ * Every kind is written with filter None and the kernel's deflate (compress, above).
  */
 export function encodePng(r: Raster): Uint8Array {
   if (r.kind === 'indexed') return encodeIndexed(r.pixels, r.palette, r.width, r.height);
