@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { RenderOutcome, RenderSuccess, RenderTask } from './types.js';
 
-export type PoolOptions = Pick<Config, 'workers' | 'maxQueue' | 'taskTimeoutMs' | 'workerHeapMb' | 'heavyPixels' | 'heavyConcurrency'>;
+export type PoolOptions = Pick<Config, 'workers' | 'maxQueue' | 'taskTimeoutMs' | 'workerHeapMb' | 'workerYoungMb' | 'heavyPixels' | 'heavyConcurrency'>;
 
 export interface PoolStats {
   workers: number;
@@ -41,7 +41,7 @@ export class RenderPool {
       maxThreads: opts.workers,
       maxQueue: opts.maxQueue,
       idleTimeout: 60_000,
-      resourceLimits: { maxOldGenerationSizeMb: opts.workerHeapMb },
+      resourceLimits: { maxOldGenerationSizeMb: opts.workerHeapMb, maxYoungGenerationSizeMb: opts.workerYoungMb },
     });
   }
 
