@@ -18,7 +18,7 @@ export interface Kernel {
   blurDim(src: number, w: number, h: number, blurred: boolean, dimmed: boolean, rows: number, out: number): void;
   rgbScanlines(src: number, width: number, height: number, out: number): boolean;
   rgbaScanlines(src: number, width: number, height: number, out: number): void;
-  zlibCompress(src: number, n: number, bpp: number, stride: number, work: number, out: number): number;
+  zlibCompress(src: number, n: number, bpp: number, stride: number, hashWays: number, work: number, out: number): number;
   deflateBound(n: number): number;
   DEFLATE_WORK_BYTES: WebAssembly.Global;
   BOX_BYTES: WebAssembly.Global;

@@ -7,7 +7,7 @@ import { seededRandom } from '../helpers/seeded-random.js';
 beforeAll(initWasm);
 
 /** The kernel's zlib stream of `data` (wasm/assembly/deflate.ts), laid out as the PNG writer lays it out. */
-function compress(data: Uint8Array, bpp = 3, stride = 2401, dirt = 0): Uint8Array {
+function compress(data: Uint8Array, bpp = 3, stride = 2401, dirt = 0, ways = 1): Uint8Array {
   const padded = data.length + 16 + ((8 - ((data.length + 16) % 8)) % 8);
   const { k, base: src } = kernelFor(padded);
   const work = src + padded;
@@ -18,7 +18,7 @@ function compress(data: Uint8Array, bpp = 3, stride = 2401, dirt = 0): Uint8Arra
   memory.fill(0, src + data.length, src + data.length + 16);
   // Whatever an earlier job left in the work area must not change the output.
   memory.fill(dirt, work, out);
-  const n = k.zlibCompress(src, data.length, bpp, stride, work, out);
+  const n = k.zlibCompress(src, data.length, bpp, stride, ways, work, out);
   expect(n).toBeLessThanOrEqual(k.deflateBound(data.length));
   return memory.slice(out, out + n);
 }
@@ -70,7 +70,23 @@ describe('the kernel\'s deflate', () => {
   ];
 
   it.each(cases)('inflates back to the input, byte for byte, with an independent inflater: %s', (_, data) => {
-    expect(Buffer.compare(inflateSync(compress(data)), Buffer.from(data))).toBe(0);
+    for (const ways of [1, 2, 4]) expect(Buffer.compare(inflateSync(compress(data, 3, 2401, 0, ways)), Buffer.from(data))).toBe(0);
+  });
+
+  it('finds with a deeper hash table what repeats further back than the newest occurrence', () => {
+    // Four words, each a different sequence of the same eight 4-byte tokens, in random order: where a
+    // word starts, the newest occurrence of its first bytes is usually inside another word, and the
+    // same word is a few occurrences back, as an anti-aliased dot's edge is a few modules back.
+    const next = seededRandom(8);
+    const tokens = Array.from({ length: 8 }, () => Uint8Array.from({ length: 4 }, () => Math.floor(next() * 256)));
+    const words = Array.from({ length: 4 }, () => Array.from({ length: 16 }, () => tokens[Math.floor(next() * 8)]!));
+    const data = new Uint8Array(64 * 2000);
+    for (let w = 0; w < 2000; w++) words[Math.floor(next() * 4)]!.forEach((t, i) => data.set(t, w * 64 + i * 4));
+    const one = compress(data, 3, 1000, 0, 1);
+    const four = compress(data, 3, 1000, 0, 4);
+    expect(Buffer.compare(inflateSync(four), Buffer.from(data))).toBe(0);
+    expect(four.length * 4).toBeLessThan(one.length);
+    expect(Buffer.from(compress(data, 3, 1000, 0xff, 4)).equals(Buffer.from(four))).toBe(true);
   });
 
   it('also with other pixel and row sizes, and whatever the work area held before', () => {
