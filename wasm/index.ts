@@ -67,7 +67,7 @@ let ready: Promise<void> | undefined;
 /** Idempotent: resvg, zxing and our kernel, which every render uses, loaded once per worker at start. */
 export function initWasm(): Promise<void> {
   ready ??= Promise.all([
-    WebAssembly.compile(kernelBytes()).then((m) => { kernel ??= m; }),
+    Promise.resolve().then(kernelModule),
     initResvg(bytes('@resvg/resvg-wasm/index_bg.wasm')),
     prepareZXingModule({ overrides: { wasmBinary: bytes('zxing-wasm/reader/zxing_reader.wasm').buffer }, fireImmediately: true }),
   ]).then(() => undefined);

@@ -6,7 +6,7 @@ import { seededRandom } from '../helpers/seeded-random.js';
 
 beforeAll(initWasm);
 
-/** The kernel's zlib stream of `data` (wasm/assembly/deflate.ts), laid out as the PNG writer lays it out. */
+/** The kernel's zlib stream of `data` (wasm/assembly/deflate.ts): input, 16 zeroed bytes, work area, output, in that order, as the PNG writer lays them out. */
 function compress(data: Uint8Array, bpp = 3, stride = 2401, dirt = 0, ways = 1): Uint8Array {
   const padded = data.length + 16 + ((8 - ((data.length + 16) % 8)) % 8);
   const { k, base: src } = kernelFor(padded);

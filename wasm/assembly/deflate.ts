@@ -14,9 +14,8 @@ const MAX_MATCH: i32 = 258;
 const FAR_FOR_THREE: i32 = 4096;
 const HASH_BITS: i32 = 15;
 /**
- * The most earlier positions a hash slot remembers (zlibCompress's `ways`). Four find the shapes an
- * anti-aliased palette image repeats at distances no fixed candidate hits (a dot four modules back);
- * on truecolour gradients they cost a quarter more time for a file 0.2 % smaller (bench/README.md).
+ * The most earlier positions a hash slot can remember; zlibCompress's caller picks how many
+ * (src/render/formats/png.ts says why palette and truecolour images differ).
  */
 const MAX_WAYS: i32 = 4;
 /** A match this long from the image's own distances is kept without asking the hash table. */

@@ -42,6 +42,10 @@ const concat = (parts: Uint8Array[]): Uint8Array => {
   return out;
 };
 
+/** Whether the `width` indices of row `y` repeat those of the row above. */
+const sameAsAbove = (pixels: Uint8Array, y: number, width: number): boolean =>
+  Buffer.from(pixels.buffer, pixels.byteOffset + y * width, width).equals(Buffer.from(pixels.buffer, pixels.byteOffset + (y - 1) * width, width));
+
 /**
  * Scanlines of palette indices packed at 1, 2, 4 or 8 bits per pixel, MSB first, each behind filter
  * byte 0 (None), laid into the kernel's memory for its deflate. A QR raster repeats each row `modulePx`
@@ -56,12 +60,12 @@ function indexScanlines(pixels: Uint8Array, width: number, height: number, bitDe
   const out = new Uint8Array(k.memory.buffer, lines, stride * height);
   for (let y = 0; y < height; y++) {
     const o = y * stride;
-    let src = y * width;
-    if (y > 0 && Buffer.from(pixels.buffer, pixels.byteOffset + src, width).equals(Buffer.from(pixels.buffer, pixels.byteOffset + src - width, width))) {
+    if (y > 0 && sameAsAbove(pixels, y, width)) {
       out.copyWithin(o, o - stride, o);
       continue;
     }
     out[o] = 0;
+    let src = y * width;
     const end = src + width;
     for (let i = o + 1, last = o + stride; i < last; i++) {
       let byte = 0;
