@@ -39,8 +39,15 @@ const expected = new TextEncoder().encode(STANDARD);
 const logo = (() => {
   const n = 128;
   const pixels = new Uint8Array(n * n);
-  for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) pixels[y * n + x] = Math.hypot(x - 63.5, y - 63.5) < 60 ? 1 : 0;
-  return encodePng({ kind: 'indexed', width: n, height: n, pixels, palette: [parseHex('#FFFFFF00'), parseHex('#C62828')] });
+  for (let y = 0; y < n; y++)
+    for (let x = 0; x < n; x++) pixels[y * n + x] = Math.hypot(x - 63.5, y - 63.5) < 60 ? 1 : 0;
+  return encodePng({
+    kind: 'indexed',
+    width: n,
+    height: n,
+    pixels,
+    palette: [parseHex('#FFFFFF00'), parseHex('#C62828')],
+  });
 })();
 const styled: RenderConfig = {
   ...config,
@@ -48,12 +55,20 @@ const styled: RenderConfig = {
   finderOuterShape: 'extra-rounded',
   finderInnerShape: 'dot',
   eccLevel: 'H',
-  foregroundGradient: { type: 'linear', rotation: 45, stops: [{ offset: 0, color: '#0D47A1' }, { offset: 1, color: '#6A1B9A' }] },
+  foregroundGradient: {
+    type: 'linear',
+    rotation: 45,
+    stops: [
+      { offset: 0, color: '#0D47A1' },
+      { offset: 1, color: '#6A1B9A' },
+    ],
+  },
 };
 const styledScene = (await designScene({ config: styled, assets: { logo } })).scene;
 const styledSvg = sceneToSvg(styledScene);
 const styledOut = await render({ config: styled, assets: { logo } });
-if (!styledOut.ok || styledOut.corrections.length) throw new Error(`the styled bench case must render as given: ${JSON.stringify(styledOut)}`);
+if (!styledOut.ok || styledOut.corrections.length)
+  throw new Error(`the styled bench case must render as given: ${JSON.stringify(styledOut)}`);
 
 const sizes = {
   ours: (await render({ config, assets: {} })) as { ok: true; bytes: Uint8Array },
@@ -62,19 +77,47 @@ const sizes = {
 
 const bench = new Bench({ time: 2000, warmupTime: 500 });
 bench
-  .add('stage: encode (ours, ECI-capable)', () => { encode(STANDARD, { ecc: 'M' }); })
-  .add('stage: encode (qrcode-generator, reference)', () => { const q = qrcodeGenerator(0, 'M'); q.addData(STANDARD, 'Byte'); q.make(); })
-  .add('stage: layout + scene', () => { buildScene(grid, computeLayout(symbol.size, { outputWidth: 800, quietZone: 4 }), config, 1); })
-  .add('stage: svg document', () => { sceneToSvg(scene); })
-  .add('stage: raster, flat fill', () => { rasterizeFlat(grid, scene); })
-  .add('stage: raster, resvg-wasm (reference)', () => { rasterizeSvg(svg, 800); })
-  .add('stage: styled raster, our WASM kernel', () => { release(rasterizeScene(styledScene)); })
-  .add('stage: styled raster, resvg-wasm (reference)', () => { rasterizeSvg(styledSvg, 800); })
-  .add('stage: png, 1-bit', () => { encodePng(raster); })
-  .add('stage: verify (decode + contrast + quiet zone)', async () => { await verifyRaster({ raster, exact: true, format: 'png', layout, expected, foreground: BLACK, background: WHITE }); })
-  .add('whole verified render, 800 px png (ours)', async () => { await render({ config, assets: {} }); })
-  .add('styled verified render, 800 px png (rounded, gradient, logo)', async () => { await render({ config: styled, assets: { logo } }); })
-  .add('peer: node-qrcode toBuffer 800 px (unverified)', async () => { await QRCode.toBuffer(STANDARD, { errorCorrectionLevel: 'M', width: 800, margin: 4 }); });
+  .add('stage: encode (ours, ECI-capable)', () => {
+    encode(STANDARD, { ecc: 'M' });
+  })
+  .add('stage: encode (qrcode-generator, reference)', () => {
+    const q = qrcodeGenerator(0, 'M');
+    q.addData(STANDARD, 'Byte');
+    q.make();
+  })
+  .add('stage: layout + scene', () => {
+    buildScene(grid, computeLayout(symbol.size, { outputWidth: 800, quietZone: 4 }), config, 1);
+  })
+  .add('stage: svg document', () => {
+    sceneToSvg(scene);
+  })
+  .add('stage: raster, flat fill', () => {
+    rasterizeFlat(grid, scene);
+  })
+  .add('stage: raster, resvg-wasm (reference)', () => {
+    rasterizeSvg(svg, 800);
+  })
+  .add('stage: styled raster, our WASM kernel', () => {
+    release(rasterizeScene(styledScene));
+  })
+  .add('stage: styled raster, resvg-wasm (reference)', () => {
+    rasterizeSvg(styledSvg, 800);
+  })
+  .add('stage: png, 1-bit', () => {
+    encodePng(raster);
+  })
+  .add('stage: verify (decode + contrast + quiet zone)', async () => {
+    await verifyRaster({ raster, exact: true, format: 'png', layout, expected, foreground: BLACK, background: WHITE });
+  })
+  .add('whole verified render, 800 px png (ours)', async () => {
+    await render({ config, assets: {} });
+  })
+  .add('styled verified render, 800 px png (rounded, gradient, logo)', async () => {
+    await render({ config: styled, assets: { logo } });
+  })
+  .add('peer: node-qrcode toBuffer 800 px (unverified)', async () => {
+    await QRCode.toBuffer(STANDARD, { errorCorrectionLevel: 'M', width: 800, margin: 4 });
+  });
 
 await bench.run();
 
@@ -90,7 +133,13 @@ const median = (name: string) => bench.tasks.find((t) => t.name === name)!.resul
 const ours = median('whole verified render, 800 px png (ours)');
 const peer = median('peer: node-qrcode toBuffer 800 px (unverified)');
 console.log(`whole verified render: median ${ours.toFixed(2)} ms (target ≤ 8 ms): ${ours <= 8 ? 'met' : 'NOT met'}`);
-console.log(`node-qrcode: median ${peer.toFixed(2)} ms → ours is ${(peer / ours).toFixed(1)}× faster (target ≥ 8×): ${peer / ours >= 8 ? 'met' : 'NOT met'}`);
+console.log(
+  `node-qrcode: median ${peer.toFixed(2)} ms → ours is ${(peer / ours).toFixed(1)}× faster (target ≥ 8×): ${peer / ours >= 8 ? 'met' : 'NOT met'}`,
+);
 const styledMedian = median('styled verified render, 800 px png (rounded, gradient, logo)');
-console.log(`styled verified render: median ${styledMedian.toFixed(2)} ms (target ≤ 15 ms): ${styledMedian <= 15 ? 'met' : 'NOT met'}`);
-console.log(`png size: ours ${sizes.ours.bytes.byteLength} B (target ≤ 2048 B), node-qrcode ${sizes.nodeQrcode.byteLength} B`);
+console.log(
+  `styled verified render: median ${styledMedian.toFixed(2)} ms (target ≤ 15 ms): ${styledMedian <= 15 ? 'met' : 'NOT met'}`,
+);
+console.log(
+  `png size: ours ${sizes.ours.bytes.byteLength} B (target ≤ 2048 B), node-qrcode ${sizes.nodeQrcode.byteLength} B`,
+);

@@ -17,7 +17,10 @@ const URL_BASE = `http://127.0.0.1:${PORT}`;
 const STANDARD = 'https://example.com/some/path?utm_source=qr&id=';
 
 const main = fileURLToPath(new URL('../src/main.js', import.meta.url));
-const server = spawn(process.execPath, [main], { env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(process.execPath, [main], {
+  env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 await new Promise<void>((resolve, reject) => {
   server.stdout.on('data', (d: Buffer) => {
     process.stdout.write(`[server] ${d}`);
@@ -33,7 +36,11 @@ const peakRssMb = () => {
 };
 
 let counter = 0;
-interface Phase { name: string; connections: number; overallRate?: number }
+interface Phase {
+  name: string;
+  connections: number;
+  overallRate?: number;
+}
 
 async function run(phase: Phase) {
   const statuses = new Map<number, number>();
@@ -46,10 +53,11 @@ async function run(phase: Phase) {
     timeout: 10,
     ...(phase.overallRate ? { overallRate: phase.overallRate } : {}),
     requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ content: STANDARD + counter++ }) }) }],
-    setupClient: (client) => client.on('response', (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1)),
+    setupClient: (client) =>
+      client.on('response', (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1)),
   });
   const total = [...statuses.values()].reduce((a, b) => a + b, 0);
-  const share = (s: number) => (((statuses.get(s) ?? 0) / Math.max(1, total)) * 100).toFixed(1) + ' %';
+  const share = (s: number) => `${(((statuses.get(s) ?? 0) / Math.max(1, total)) * 100).toFixed(1)} %`;
   const other = total - (statuses.get(200) ?? 0) - (statuses.get(503) ?? 0);
   return {
     phase: phase.name,
@@ -71,7 +79,9 @@ try {
   console.table([throughput, overload]);
   const rss = peakRssMb();
   console.log(`server peak RSS: ${rss} MB (target ≤ 400 MB)`);
-  console.log(`targets: ≥ 200 verified renders/s: ${throughput['ok req/s'] >= 200 ? 'met' : 'NOT met'}; p99 ≤ 150 ms: ${throughput['p99 ms'] <= 150 ? 'met' : 'NOT met'}; overload only 200/503, no timeouts: ${overload.other === '0' && overload.timeouts === 0 ? 'met' : 'NOT met'}`);
+  console.log(
+    `targets: ≥ 200 verified renders/s: ${throughput['ok req/s'] >= 200 ? 'met' : 'NOT met'}; p99 ≤ 150 ms: ${throughput['p99 ms'] <= 150 ? 'met' : 'NOT met'}; overload only 200/503, no timeouts: ${overload.other === '0' && overload.timeouts === 0 ? 'met' : 'NOT met'}`,
+  );
 } finally {
   server.kill('SIGTERM');
 }

@@ -53,8 +53,14 @@ function readArgs() {
   try {
     return parseArgs({
       options: {
-        provider: { type: 'string' }, model: { type: 'string' }, prompt: { type: 'string' }, content: { type: 'string' },
-        style: { type: 'string' }, creativity: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' },
+        provider: { type: 'string' },
+        model: { type: 'string' },
+        prompt: { type: 'string' },
+        content: { type: 'string' },
+        style: { type: 'string' },
+        creativity: { type: 'string' },
+        format: { type: 'string' },
+        out: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -83,7 +89,10 @@ const apiKey = keyFor(provider);
 const config = readConfig();
 
 // A private instance: loopback, any free port, no proxy secret, one worker is plenty for one render.
-const running = await startService({ ...config, host: '127.0.0.1', port: 0, proxySecret: undefined, workers: 1 }, () => {});
+const running = await startService(
+  { ...config, host: '127.0.0.1', port: 0, proxySecret: undefined, workers: 1 },
+  () => {},
+);
 try {
   const res = await fetch(`http://127.0.0.1:${running.port}/api/qr/ai/generate`, {
     method: 'POST',
@@ -106,11 +115,14 @@ try {
   } else {
     const out = args.out ?? `qr-ai.${body.format}`;
     writeFileSync(out, Buffer.from(body.qrBase64, 'base64'));
-    console.log(`wrote ${out} (${body.sizeBytes} bytes, ${body.width}×${body.height}, QR version ${body.version} ECC ${body.eccLevel}, verified: ${body.verification.decodedAt})`);
+    console.log(
+      `wrote ${out} (${body.sizeBytes} bytes, ${body.width}×${body.height}, QR version ${body.version} ECC ${body.eccLevel}, verified: ${body.verification.decodedAt})`,
+    );
     console.log(`provider: ${body.llmProviderUsed}  model: ${body.llmModelUsed}`);
     console.log(`explanation: ${body.aiExplanation || '(none)'}`);
     for (const c of body.corrections) {
-      const change = 'to' in c ? `${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}` : `${JSON.stringify(c.from)} dropped`;
+      const change =
+        'to' in c ? `${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}` : `${JSON.stringify(c.from)} dropped`;
       console.log(`correction: ${c.field}: ${change} (${c.reason})`);
     }
     for (const w of body.warnings) console.log(`warning: ${w}`);

@@ -20,5 +20,5 @@ const out = fileURLToPath(new URL('../src/schema/compiled.js', import.meta.url))
 const table = `export const validators = { ${Object.keys(refs).join(', ')} };\n`;
 // AJV's ESM output still require()s its small runtime helpers (ucs2length); give the module a require.
 const prelude = "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n";
-writeFileSync(out, prelude + standaloneCode.default(ajv, refs) + '\n' + table);
+writeFileSync(out, `${prelude + standaloneCode.default(ajv, refs)}\n${table}`);
 console.log(`compiled ${Object.keys(refs).length} schemas → ${out}`);

@@ -21,10 +21,19 @@ const IN_FLIGHT = 8;
 const CHECKER = 8;
 
 /** One image on a sheet, with the name drawn under it. */
-export interface Tile { label: string; png: Uint8Array }
-export interface Section { title: string; tiles: Tile[] }
+export interface Tile {
+  label: string;
+  png: Uint8Array;
+}
+export interface Section {
+  title: string;
+  tiles: Tile[];
+}
 /** Side of a (square) tile in sheet pixels, and how many tiles a row holds before a section wraps. */
-export interface SheetLayout { tile: number; columns: number }
+export interface SheetLayout {
+  tile: number;
+  columns: number;
+}
 
 /** Runs `use` against the real service (native uWS, the worker pool) on a free loopback port, then stops it. */
 export async function withService<T>(use: (base: string) => Promise<T>): Promise<T> {
@@ -52,14 +61,26 @@ export async function inParallel<T, R>(items: readonly T[], work: (item: T) => P
 }
 
 /** A PNG from the service, or an error naming what was asked for and the service's answer. */
-export async function fetchPng(name: string, url: string, init?: RequestInit): Promise<{ png: Uint8Array; headers: Headers }> {
+export async function fetchPng(
+  name: string,
+  url: string,
+  init?: RequestInit,
+): Promise<{ png: Uint8Array; headers: Headers }> {
   const res = await fetch(url, init);
   if (res.status !== 200) throw new Error(`${name}: the service answered ${res.status} ${await res.text()}`);
   return { png: new Uint8Array(await res.arrayBuffer()), headers: res.headers };
 }
 
 /** A line of text as filled outlines (resvg is given no fonts), centred in `width` or starting at `x`. */
-function text(s: string, size: number, x: number, baseline: number, width: number, centred: boolean, fill: string): string {
+function text(
+  s: string,
+  size: number,
+  x: number,
+  baseline: number,
+  width: number,
+  centred: boolean,
+  fill: string,
+): string {
   const line = setLine(s, 'sans', { size, minSize: size * 0.6, maxWidth: width });
   // A label cut short names nothing: better to fail and have it shortened at the source.
   if (line.truncated) throw new Error(`"${s}" does not fit ${width} px, even at ${size * 0.6} px`);
@@ -84,7 +105,9 @@ export async function writeSheet(file: string, sections: Section[], { tile, colu
       const top = y + HEADER + Math.floor(i / columns) * cell;
       parts.push(`<rect x="${x - 1}" y="${top - 1}" width="${tile + 2}" height="${tile + 2}" fill="#D0D0D0"/>`);
       parts.push(`<rect x="${x}" y="${top}" width="${tile}" height="${tile}" fill="url(#checker)"/>`);
-      parts.push(`<image x="${x}" y="${top}" width="${tile}" height="${tile}" href="data:image/png;base64,${Buffer.from(t.png).toString('base64')}"/>`);
+      parts.push(
+        `<image x="${x}" y="${top}" width="${tile}" height="${tile}" href="data:image/png;base64,${Buffer.from(t.png).toString('base64')}"/>`,
+      );
       parts.push(text(t.label, 13, x, top + tile + 16, tile, true, '#333333'));
     });
     y += HEADER + Math.ceil(tiles.length / columns) * cell;
@@ -101,5 +124,7 @@ export async function writeSheet(file: string, sections: Section[], { tile, colu
   const out = fileURLToPath(new URL(`../../${file}`, import.meta.url));
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, png);
-  console.log(`${file}: ${sections.reduce((n, s) => n + s.tiles.length, 0)} tiles, ${width}×${height}, ${(png.byteLength / 1024).toFixed(0)} KB`);
+  console.log(
+    `${file}: ${sections.reduce((n, s) => n + s.tiles.length, 0)} tiles, ${width}×${height}, ${(png.byteLength / 1024).toFixed(0)} KB`,
+  );
 }

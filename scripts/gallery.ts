@@ -6,7 +6,12 @@
  *   npm run gallery
  */
 import { initWasm } from '../wasm/index.js';
-import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES, type FinderInnerShape, type FinderOuterShape } from '../src/design/finder-eyes.js';
+import {
+  FINDER_INNER_SHAPES,
+  FINDER_OUTER_SHAPES,
+  type FinderInnerShape,
+  type FinderOuterShape,
+} from '../src/design/finder-eyes.js';
 import { FONT_FAMILIES } from '../src/design/fonts.js';
 import { FRAME_STYLES } from '../src/design/frames.js';
 import { MODULE_SHAPES } from '../src/design/module-shapes.js';
@@ -24,11 +29,21 @@ const ACCENT = '#C2410C';
 const CAPTION = 'Scan to visit';
 
 type DesignConfig = Omit<Partial<RenderConfig>, 'content'> & { logoBase64?: string; backgroundImageBase64?: string };
-interface Design { label: string; config: DesignConfig }
-interface Group { title: string; designs: Design[] }
+interface Design {
+  label: string;
+  config: DesignConfig;
+}
+interface Group {
+  title: string;
+  designs: Design[];
+}
 
 /** The centre drawn with each ring that has no centre of its own name. */
-const CENTRE_FOR: Record<Exclude<FinderOuterShape, FinderInnerShape>, FinderInnerShape> = { ticket: 'rounded', dots: 'dot', dashed: 'square' };
+const CENTRE_FOR: Record<Exclude<FinderOuterShape, FinderInnerShape>, FinderInnerShape> = {
+  ticket: 'rounded',
+  dots: 'dot',
+  dashed: 'square',
+};
 const centreFor = (ring: FinderOuterShape): FinderInnerShape =>
   ring in CENTRE_FOR ? CENTRE_FOR[ring as keyof typeof CENTRE_FOR] : (ring as FinderInnerShape);
 
@@ -69,7 +84,12 @@ function sheets(logoBase64: string, backgroundImageBase64: string): Record<strin
   const ink = { primaryColor: INK };
   const logo = { ...ink, logoBase64, eccLevel: 'H' } as const;
   return {
-    'module-shapes': [{ title: `moduleShape (${MODULE_SHAPES.length})`, designs: MODULE_SHAPES.map((s) => ({ label: s, config: { ...ink, moduleShape: s } })) }],
+    'module-shapes': [
+      {
+        title: `moduleShape (${MODULE_SHAPES.length})`,
+        designs: MODULE_SHAPES.map((s) => ({ label: s, config: { ...ink, moduleShape: s } })),
+      },
+    ],
     'finder-eyes': [
       {
         title: `finderOuterShape, each with its matching finderInnerShape (${FINDER_OUTER_SHAPES.length})`,
@@ -80,7 +100,10 @@ function sheets(logoBase64: string, backgroundImageBase64: string): Record<strin
       },
       {
         title: `finderInnerShape, in a square ring (${FINDER_INNER_SHAPES.length})`,
-        designs: FINDER_INNER_SHAPES.map((centre) => ({ label: `square / ${centre}`, config: { ...ink, finderInnerColor: ACCENT, finderInnerShape: centre } })),
+        designs: FINDER_INNER_SHAPES.map((centre) => ({
+          label: `square / ${centre}`,
+          config: { ...ink, finderInnerColor: ACCENT, finderInnerShape: centre },
+        })),
       },
     ],
     frames: [
@@ -90,14 +113,20 @@ function sheets(logoBase64: string, backgroundImageBase64: string): Record<strin
       },
       {
         title: `fontFamily (${FONT_FAMILIES.length})`,
-        designs: FONT_FAMILIES.map((f) => ({ label: f, config: { ...ink, frameStyle: 'box-bottom', ctaText: CAPTION, fontFamily: f } })),
+        designs: FONT_FAMILIES.map((f) => ({
+          label: f,
+          config: { ...ink, frameStyle: 'box-bottom', ctaText: CAPTION, fontFamily: f },
+        })),
       },
       {
         title: 'qrShapeRadius and centerText',
         designs: [
           ...[0, 25, 50].map((r) => ({ label: `qrShapeRadius ${r}`, config: { ...ink, qrShapeRadius: r } })),
           { label: 'centerText', config: { ...ink, eccLevel: 'H', centerText: { text: 'MENU' } } },
-          { label: 'centerText, coloured band', config: { ...ink, eccLevel: 'H', centerText: { text: 'OPEN', color: '#FFFFFF', backgroundColor: ACCENT } } },
+          {
+            label: 'centerText, coloured band',
+            config: { ...ink, eccLevel: 'H', centerText: { text: 'OPEN', color: '#FFFFFF', backgroundColor: ACCENT } },
+          },
         ],
       },
     ],
@@ -105,18 +134,94 @@ function sheets(logoBase64: string, backgroundImageBase64: string): Record<strin
       {
         title: 'Gradients: modules, rings, centres, background',
         designs: [
-          { label: 'foregroundGradient linear', config: { foregroundGradient: { type: 'linear', rotation: 45, stops: [{ offset: 0, color: '#1D4ED8' }, { offset: 1, color: '#9333EA' }] } } },
-          { label: 'foregroundGradient radial', config: { foregroundGradient: { type: 'radial', stops: [{ offset: 0, color: '#BE185D' }, { offset: 1, color: '#1E3A8A' }] } } },
-          { label: 'finderOuterGradient', config: { ...ink, finderOuterGradient: { type: 'linear', rotation: 90, stops: [{ offset: 0, color: '#DC2626' }, { offset: 1, color: '#7C2D12' }] } } },
-          { label: 'finderInnerGradient', config: { ...ink, finderInnerGradient: { type: 'linear', stops: [{ offset: 0, color: '#DC2626' }, { offset: 1, color: '#7C3AED' }] } } },
-          { label: 'backgroundGradient linear', config: { ...ink, backgroundGradient: { type: 'linear', rotation: 135, stops: [{ offset: 0, color: '#FFF7ED' }, { offset: 1, color: '#DBEAFE' }] } } },
-          { label: 'backgroundGradient radial', config: { ...ink, backgroundGradient: { type: 'radial', stops: [{ offset: 0, color: '#FFFFFF' }, { offset: 1, color: '#D1FAE5' }] } } },
+          {
+            label: 'foregroundGradient linear',
+            config: {
+              foregroundGradient: {
+                type: 'linear',
+                rotation: 45,
+                stops: [
+                  { offset: 0, color: '#1D4ED8' },
+                  { offset: 1, color: '#9333EA' },
+                ],
+              },
+            },
+          },
+          {
+            label: 'foregroundGradient radial',
+            config: {
+              foregroundGradient: {
+                type: 'radial',
+                stops: [
+                  { offset: 0, color: '#BE185D' },
+                  { offset: 1, color: '#1E3A8A' },
+                ],
+              },
+            },
+          },
+          {
+            label: 'finderOuterGradient',
+            config: {
+              ...ink,
+              finderOuterGradient: {
+                type: 'linear',
+                rotation: 90,
+                stops: [
+                  { offset: 0, color: '#DC2626' },
+                  { offset: 1, color: '#7C2D12' },
+                ],
+              },
+            },
+          },
+          {
+            label: 'finderInnerGradient',
+            config: {
+              ...ink,
+              finderInnerGradient: {
+                type: 'linear',
+                stops: [
+                  { offset: 0, color: '#DC2626' },
+                  { offset: 1, color: '#7C3AED' },
+                ],
+              },
+            },
+          },
+          {
+            label: 'backgroundGradient linear',
+            config: {
+              ...ink,
+              backgroundGradient: {
+                type: 'linear',
+                rotation: 135,
+                stops: [
+                  { offset: 0, color: '#FFF7ED' },
+                  { offset: 1, color: '#DBEAFE' },
+                ],
+              },
+            },
+          },
+          {
+            label: 'backgroundGradient radial',
+            config: {
+              ...ink,
+              backgroundGradient: {
+                type: 'radial',
+                stops: [
+                  { offset: 0, color: '#FFFFFF' },
+                  { offset: 1, color: '#D1FAE5' },
+                ],
+              },
+            },
+          },
         ],
       },
       {
         title: 'Finder eyes and patterns',
         designs: [
-          { label: 'finderOuterColor, finderInnerColor', config: { ...ink, finderOuterColor: '#15803D', finderInnerColor: ACCENT } },
+          {
+            label: 'finderOuterColor, finderInnerColor',
+            config: { ...ink, finderOuterColor: '#15803D', finderInnerColor: ACCENT },
+          },
           {
             label: 'finderEyes colours',
             config: {
@@ -130,11 +235,21 @@ function sheets(logoBase64: string, backgroundImageBase64: string): Record<strin
           },
           {
             label: 'finderEyes rotation 0 / 90 / 270',
-            config: { ...ink, finderOuterShape: 'drop', finderInnerShape: 'drop', finderEyes: [{ rotation: 0 }, { rotation: 90 }, { rotation: 270 }] },
+            config: {
+              ...ink,
+              finderOuterShape: 'drop',
+              finderInnerShape: 'drop',
+              finderEyes: [{ rotation: 0 }, { rotation: 90 }, { rotation: 270 }],
+            },
           },
           {
             label: 'finderEyes flip none / h / v',
-            config: { ...ink, finderOuterShape: 'cut-corner', finderInnerShape: 'cut-corner', finderEyes: [{ flip: 'none' }, { flip: 'horizontal' }, { flip: 'vertical' }] },
+            config: {
+              ...ink,
+              finderOuterShape: 'cut-corner',
+              finderInnerShape: 'cut-corner',
+              finderEyes: [{ flip: 'none' }, { flip: 'horizontal' }, { flip: 'vertical' }],
+            },
           },
           { label: 'alignmentColor', config: { ...ink, alignmentColor: ACCENT } },
           { label: 'timingColor', config: { ...ink, timingColor: ACCENT } },
@@ -146,7 +261,16 @@ function sheets(logoBase64: string, backgroundImageBase64: string): Record<strin
           { label: 'light on dark', config: { primaryColor: '#F8FAFC', backgroundColor: '#0F172A' } },
           {
             label: 'light gradient on dark',
-            config: { backgroundColor: '#111827', foregroundGradient: { type: 'radial', stops: [{ offset: 0, color: '#FDE68A' }, { offset: 1, color: '#A5F3FC' }] } },
+            config: {
+              backgroundColor: '#111827',
+              foregroundGradient: {
+                type: 'radial',
+                stops: [
+                  { offset: 0, color: '#FDE68A' },
+                  { offset: 1, color: '#A5F3FC' },
+                ],
+              },
+            },
           },
           { label: 'translucent background', config: { ...ink, backgroundColor: '#FDE68A80' } },
           { label: 'transparent background', config: { ...ink, backgroundColor: '#FFFFFF00' } },
@@ -165,8 +289,14 @@ function sheets(logoBase64: string, backgroundImageBase64: string): Record<strin
         title: 'Background image',
         designs: [
           { label: 'backgroundImageFit cover', config: { ...ink, backgroundImageBase64 } },
-          { label: 'backgroundImageFit contain', config: { ...ink, backgroundImageBase64, backgroundImageFit: 'contain' } },
-          { label: 'backgroundImageOpacity 0.6', config: { ...ink, backgroundImageBase64, backgroundImageOpacity: 0.6 } },
+          {
+            label: 'backgroundImageFit contain',
+            config: { ...ink, backgroundImageBase64, backgroundImageFit: 'contain' },
+          },
+          {
+            label: 'backgroundImageOpacity 0.6',
+            config: { ...ink, backgroundImageBase64, backgroundImageOpacity: 0.6 },
+          },
           { label: 'background image and logo', config: { ...logo, backgroundImageBase64, logoPlateShape: 'circle' } },
         ],
       },

@@ -7,11 +7,17 @@
  */
 import { fetchPng, inParallel, withService, writeSheet, type Section } from './contact-sheet.js';
 
-interface Summary { id: string; category: string }
+interface Summary {
+  id: string;
+  category: string;
+}
 
 await withService(async (base) => {
   const { templates } = (await (await fetch(`${base}/api/qr/templates`)).json()) as { templates: Summary[] };
-  const pngs = await inParallel(templates, async (t) => (await fetchPng(`template ${t.id}`, `${base}/api/qr/templates/${t.id}/preview`)).png);
+  const pngs = await inParallel(
+    templates,
+    async (t) => (await fetchPng(`template ${t.id}`, `${base}/api/qr/templates/${t.id}/preview`)).png,
+  );
   const rows = new Map<string, Section>();
   templates.forEach((t, i) => {
     const row = rows.get(t.category) ?? { title: t.category, tiles: [] };
@@ -19,5 +25,8 @@ await withService(async (base) => {
     rows.set(t.category, row);
   });
   const sections = [...rows.values()].map((s) => ({ ...s, title: `${s.title} (${s.tiles.length})` }));
-  await writeSheet('docs/templates-sheet.png', sections, { tile: 200, columns: Math.max(...sections.map((s) => s.tiles.length)) });
+  await writeSheet('docs/templates-sheet.png', sections, {
+    tile: 200,
+    columns: Math.max(...sections.map((s) => s.tiles.length)),
+  });
 });

@@ -117,7 +117,8 @@ function loadAi(env: NodeJS.ProcessEnv): AiSettings {
   return {
     baseUrls,
     managedKeys,
-    managedChain: chain === undefined ? DEFAULT_AI_SETTINGS.managedChain : chain.split(',').map((s) => chainStep(s.trim())),
+    managedChain:
+      chain === undefined ? DEFAULT_AI_SETTINGS.managedChain : chain.split(',').map((s) => chainStep(s.trim())),
     perAttemptMs: int(env, 'QR_AI_ATTEMPT_TIMEOUT_MS', DEFAULT_AI_SETTINGS.perAttemptMs, 1),
     totalMs: int(env, 'QR_AI_TOTAL_TIMEOUT_MS', DEFAULT_AI_SETTINGS.totalMs, 1),
   };
@@ -127,7 +128,8 @@ function loadAi(env: NodeJS.ProcessEnv): AiSettings {
 function publicBaseUrl(env: NodeJS.ProcessEnv): string | undefined {
   const url = given(env, 'QR_PUBLIC_BASE_URL');
   if (url === undefined) return undefined;
-  if (!/^https?:\/\/[^/?#\s]+(?:\/[^?#\s]*)?$/.test(url)) throw new Error(`QR_PUBLIC_BASE_URL must be an http(s) URL without query or fragment, got "${url}"`);
+  if (!/^https?:\/\/[^/?#\s]+(?:\/[^?#\s]*)?$/.test(url))
+    throw new Error(`QR_PUBLIC_BASE_URL must be an http(s) URL without query or fragment, got "${url}"`);
   return url.replace(/\/+$/, '');
 }
 
@@ -135,13 +137,17 @@ function publicBaseUrl(env: NodeJS.ProcessEnv): string | undefined {
 function chainStep(entry: string): ChainStep {
   const [providerId, model, ...rest] = entry.split('=');
   if (!isProviderId(providerId) || rest.length > 0) {
-    throw new Error(`QR_MANAGED_CHAIN: "${entry}" is not a provider id (${PROVIDER_IDS.join(', ')}), optionally followed by =model`);
+    throw new Error(
+      `QR_MANAGED_CHAIN: "${entry}" is not a provider id (${PROVIDER_IDS.join(', ')}), optionally followed by =model`,
+    );
   }
   if (model === undefined) {
-    if (getProvider(providerId).defaultModel === '') throw new Error(`QR_MANAGED_CHAIN: ${providerId} has no default model; write ${providerId}=<model>`);
+    if (getProvider(providerId).defaultModel === '')
+      throw new Error(`QR_MANAGED_CHAIN: ${providerId} has no default model; write ${providerId}=<model>`);
     return { providerId };
   }
-  if (!MODEL_ID.test(model)) throw new Error(`QR_MANAGED_CHAIN: "${model}" is not a model id (letters, digits and . _ : / -, up to 100)`);
+  if (!MODEL_ID.test(model))
+    throw new Error(`QR_MANAGED_CHAIN: "${model}" is not a model id (letters, digits and . _ : / -, up to 100)`);
   return { providerId, model };
 }
 

@@ -61,15 +61,24 @@ export interface ErrorBody {
   field?: string;
 }
 
+export interface ApiErrorOptions {
+  /** Overrides the table's default message; says what was wrong and, where there is one, the remedy. */
+  message?: string;
+  /** The request field at fault, in dotted form. */
+  field?: string;
+  /** Extra response headers, e.g. Retry-After on SERVER_BUSY. */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly field: string | undefined;
-  /** Extra response headers, e.g. Retry-After on SERVER_BUSY. */
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message?: string, field?: string, headers: Record<string, string> = {}) {
-    super(message ?? ERRORS[code][1]);
+  constructor(code: ErrorCode, { message, field, headers = {}, cause }: ApiErrorOptions = {}) {
+    super(message ?? ERRORS[code][1], cause === undefined ? undefined : { cause });
     this.name = 'ApiError';
     this.code = code;
     this.status = ERRORS[code][0];
@@ -88,4 +97,7 @@ export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
 
 /** CONTENT_TOO_LONG with the figures, from the main thread's capacity check and from the encoder alike. */
 export const contentTooLong = (bitsNeeded: number, bitsAvailable: number, ecc: string): ApiError =>
-  new ApiError('CONTENT_TOO_LONG', `The content needs ${bitsNeeded} bits, more than a QR code holds at ECC ${ecc} (${bitsAvailable}). Shorten it or use a lower eccLevel.`, 'content');
+  new ApiError('CONTENT_TOO_LONG', {
+    message: `The content needs ${bitsNeeded} bits, more than a QR code holds at ECC ${ecc} (${bitsAvailable}). Shorten it or use a lower eccLevel.`,
+    field: 'content',
+  });

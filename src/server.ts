@@ -23,7 +23,13 @@ export interface RunningService {
 }
 
 function routesOf(service: Service): Route[] {
-  const routes: Route[] = [...pingRoutes(service), ...generateRoutes(service), ...contentRoutes(), ...aiRoutes(service), ...templateRoutes(service)];
+  const routes: Route[] = [
+    ...pingRoutes(service),
+    ...generateRoutes(service),
+    ...contentRoutes(),
+    ...aiRoutes(service),
+    ...templateRoutes(service),
+  ];
   routes.push(...docsRoutes(service, () => routes));
   return routes;
 }
@@ -34,14 +40,24 @@ function routesOf(service: Service): Route[] {
  */
 export async function startService(config: Config, log: (msg: string) => void = console.log): Promise<RunningService> {
   if (config.proxySecret === undefined && !isLoopback(config.host)) {
-    throw new Error(`QR_PROXY_SECRET is not set and HOST=${config.host} is not a loopback address: refusing to serve without authentication.`);
+    throw new Error(
+      `QR_PROXY_SECRET is not set and HOST=${config.host} is not a loopback address: refusing to serve without authentication.`,
+    );
   }
   const loaded = loadUws();
   const pool = new RenderPool(config);
-  const service: Service = { config, pool, cache: new RenderCache(config.cacheBytes), startedAt: Date.now(), version: VERSION, uwsBinary: loaded.binary };
+  const service: Service = {
+    config,
+    pool,
+    cache: new RenderCache(config.cacheBytes),
+    startedAt: Date.now(),
+    version: VERSION,
+    uwsBinary: loaded.binary,
+  };
   const http = await startHttp(config, routesOf(service), loaded);
   log(`uWebSockets.js native build: ${loaded.binary}`);
-  if (config.proxySecret === undefined) log(`QR_PROXY_SECRET is not set: serving WITHOUT authentication, on loopback only (${config.host}).`);
+  if (config.proxySecret === undefined)
+    log(`QR_PROXY_SECRET is not set: serving WITHOUT authentication, on loopback only (${config.host}).`);
   log(`qrfarm ${VERSION} listening on http://${config.host}:${http.port} with ${config.workers} render workers`);
   return {
     service,

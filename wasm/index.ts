@@ -32,7 +32,9 @@ export const codecs = {
   webpEncoder: once(async () => {
     // The webp encoder picks its SIMD or plain build by feature detection; give it the matching bytes.
     const { simd } = await import('wasm-feature-detect');
-    const module = await compile((await simd()) ? '@jsquash/webp/codec/enc/webp_enc_simd.wasm' : '@jsquash/webp/codec/enc/webp_enc.wasm');
+    const module = await compile(
+      (await simd()) ? '@jsquash/webp/codec/enc/webp_enc_simd.wasm' : '@jsquash/webp/codec/enc/webp_enc.wasm',
+    );
     await initWebpEncode(module);
   }),
   webpDecoder: once(() => compile('@jsquash/webp/codec/dec/webp_dec.wasm').then((m) => initWebpDecode(m))),
@@ -40,7 +42,8 @@ export const codecs = {
 };
 
 /** Every image codec at once: for a process (a test) that makes and reads images with its own helpers. */
-export const initCodecs = (): Promise<void> => Promise.all(Object.values(codecs).map((init) => init())).then(() => undefined);
+export const initCodecs = (): Promise<void> =>
+  Promise.all(Object.values(codecs).map((init) => init())).then(() => undefined);
 
 /**
  * Our own kernel (wasm/assembly/), compiled by `npm run build` next to this module in dist/wasm; when this
@@ -59,7 +62,8 @@ let kernel: WebAssembly.Module | undefined;
  * 20 KB), and anything that writes a PNG needs it, on any thread.
  */
 export function kernelModule(): WebAssembly.Module {
-  return (kernel ??= new WebAssembly.Module(kernelBytes()));
+  kernel ??= new WebAssembly.Module(kernelBytes());
+  return kernel;
 }
 
 let ready: Promise<void> | undefined;
@@ -69,7 +73,10 @@ export function initWasm(): Promise<void> {
   ready ??= Promise.all([
     Promise.resolve().then(kernelModule),
     initResvg(bytes('@resvg/resvg-wasm/index_bg.wasm')),
-    prepareZXingModule({ overrides: { wasmBinary: bytes('zxing-wasm/reader/zxing_reader.wasm').buffer }, fireImmediately: true }),
+    prepareZXingModule({
+      overrides: { wasmBinary: bytes('zxing-wasm/reader/zxing_reader.wasm').buffer },
+      fireImmediately: true,
+    }),
   ]).then(() => undefined);
   return ready;
 }

@@ -5,7 +5,7 @@ import { baseUrlOf, getProvider, isProviderId } from './providers.js';
 import { redact } from './redact.js';
 import type { AiSettings, ChainStep } from './settings.js';
 import { VendorError } from './vendor-errors.js';
-import { exchange, replyError } from './wire/http.js';
+import { exchange, replyError, type VendorReply } from './wire/http.js';
 
 /** The contract's model id: letters, digits and `. _ : / -`, at most 100 characters. */
 export const MODEL_ID = /^[A-Za-z0-9._:/-]{1,100}$/;
@@ -32,16 +32,20 @@ export async function callerAttempt(
   signal?: AbortSignal,
 ): Promise<Attempt> {
   const { llmProvider, llmApiKey, llmModel } = choice;
-  if (!isProviderId(llmProvider)) throw new ApiError('INVALID_LLM_PROVIDER', undefined, 'llmProvider');
+  if (!isProviderId(llmProvider)) throw new ApiError('INVALID_LLM_PROVIDER', { field: 'llmProvider' });
   if (typeof llmApiKey !== 'string' || llmApiKey.trim() === '') {
-    throw new ApiError('MISSING_REQUIRED_FIELD', 'llmApiKey is required.', 'llmApiKey');
+    throw new ApiError('MISSING_REQUIRED_FIELD', { message: 'llmApiKey is required.', field: 'llmApiKey' });
   }
   if (!API_KEY.test(llmApiKey)) {
-    throw new ApiError('LLM_API_KEY_INVALID', 'llmApiKey must be printable ASCII without spaces.', 'llmApiKey');
+    throw new ApiError('LLM_API_KEY_INVALID', {
+      message: 'llmApiKey must be printable ASCII without spaces.',
+      field: 'llmApiKey',
+    });
   }
   const attempt = { providerId: llmProvider, apiKey: llmApiKey, baseUrl: baseUrlOf(llmProvider, settings.baseUrls) };
   if (llmModel !== undefined && llmModel !== null && llmModel !== '') {
-    if (typeof llmModel !== 'string' || !MODEL_ID.test(llmModel)) throw new ApiError('INVALID_LLM_MODEL', undefined, 'llmModel');
+    if (typeof llmModel !== 'string' || !MODEL_ID.test(llmModel))
+      throw new ApiError('INVALID_LLM_MODEL', { field: 'llmModel' });
     return { ...attempt, model: llmModel };
   }
   const { defaultModel } = getProvider(llmProvider);
@@ -49,35 +53,49 @@ export async function callerAttempt(
   return { ...attempt, model: await discoverModel(attempt, Math.min(DISCOVERY_MS, settings.perAttemptMs), signal) };
 }
 
-async function discoverModel(attempt: Omit<Attempt, 'model'>, limitMs: number, callerSignal?: AbortSignal): Promise<string> {
+async function discoverModel(
+  attempt: Omit<Attempt, 'model'>,
+  limitMs: number,
+  callerSignal?: AbortSignal,
+): Promise<string> {
   const { apiKey } = attempt;
   const provider = getProvider(attempt.providerId);
   const timeout = AbortSignal.timeout(limitMs);
   const call = { provider, apiKey, signal: callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout };
-  let reply;
+  let reply: VendorReply;
   try {
     reply = await exchange(call, 'GET', `${attempt.baseUrl}/models`, { authorization: `Bearer ${apiKey}` });
   } catch (err) {
     if (callerSignal?.aborted) throw callerSignal.reason;
     if (err instanceof VendorError) throw discoveryError(err, apiKey);
     if (timeout.aborted) {
-      throw new ApiError('AI_REQUEST_TIMEOUT', `The ${provider.name} endpoint did not list its models within ${limitMs} ms; pass llmModel.`);
+      throw new ApiError('AI_REQUEST_TIMEOUT', {
+        message: `The ${provider.name} endpoint did not list its models within ${limitMs} ms; pass llmModel.`,
+      });
     }
     throw err;
   }
   const error = replyError(call, reply);
   if (error) throw discoveryError(error, apiKey);
   const data = isPlainObject(reply.body) && Array.isArray(reply.body.data) ? reply.body.data : [];
-  const id = data.map((m) => (isPlainObject(m) ? m.id : undefined)).find((m): m is string => typeof m === 'string' && MODEL_ID.test(m));
-  if (id === undefined) throw new ApiError('INVALID_LLM_MODEL', `The ${provider.name} endpoint lists no model; pass llmModel.`, 'llmModel');
+  const id = data
+    .map((m) => (isPlainObject(m) ? m.id : undefined))
+    .find((m): m is string => typeof m === 'string' && MODEL_ID.test(m));
+  if (id === undefined)
+    throw new ApiError('INVALID_LLM_MODEL', {
+      message: `The ${provider.name} endpoint lists no model; pass llmModel.`,
+      field: 'llmModel',
+    });
   return id;
 }
 
 function discoveryError(failure: VendorError, apiKey: string): ApiError {
   const message = redact(failure.message, [apiKey]);
   return failure.kind === 'invalid_key'
-    ? new ApiError('LLM_API_KEY_INVALID', message, 'llmApiKey')
-    : new ApiError('AI_GENERATION_FAILED', `Could not list the endpoint's models (${message}); pass llmModel.`);
+    ? new ApiError('LLM_API_KEY_INVALID', { message, field: 'llmApiKey' })
+    : new ApiError('AI_GENERATION_FAILED', {
+        message: `Could not list the endpoint's models (${message}); pass llmModel.`,
+      });
 }
 
 /** The contract's consumer-server chain: Groq's larger then smaller model, then OpenAI, then Google. */
@@ -89,11 +107,21 @@ const CONSUMER_SERVER_CHAIN: readonly ChainStep[] = [
 ];
 
 /** Steps whose provider has no server key (`AiSettings.managedKeys`) are left out. */
-const withServerKeys = (steps: readonly ChainStep[], settings: Pick<AiSettings, 'managedKeys' | 'baseUrls'>): Attempt[] =>
+const withServerKeys = (
+  steps: readonly ChainStep[],
+  settings: Pick<AiSettings, 'managedKeys' | 'baseUrls'>,
+): Attempt[] =>
   steps.flatMap(({ providerId, model }) => {
     const apiKey = settings.managedKeys[providerId];
     if (apiKey === undefined) return [];
-    return [{ providerId, model: model ?? getProvider(providerId).defaultModel, apiKey, baseUrl: baseUrlOf(providerId, settings.baseUrls) }];
+    return [
+      {
+        providerId,
+        model: model ?? getProvider(providerId).defaultModel,
+        apiKey,
+        baseUrl: baseUrlOf(providerId, settings.baseUrls),
+      },
+    ];
   });
 
 /** `POST /api/qr/ai/generate-managed`: `AiSettings.managedChain` (groq → google → openai by default). Run with `{managed: true}`. */

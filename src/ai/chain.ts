@@ -37,7 +37,11 @@ export interface ChainResult {
   model: string;
 }
 
-const WIRES: Readonly<Record<Wire, WireAdapter>> = { openai: openaiChat, anthropic: anthropicMessages, gemini: geminiGenerate };
+const WIRES: Readonly<Record<Wire, WireAdapter>> = {
+  openai: openaiChat,
+  anthropic: anthropicMessages,
+  gemini: geminiGenerate,
+};
 
 /** A refusal that says nothing about this request itself: the same request may succeed with the next provider. */
 const CAPACITY: ReadonlySet<FailureKind> = new Set(['quota', 'rate_limit', 'overloaded']);
@@ -58,14 +62,18 @@ const DEFAULT_RETRY_AFTER_SEC = 30;
  *   Retry-After (the soonest a vendor named, 30 s if none did) when one of the refusals was a rate limit;
  * - else (malformed output, 5xx, unreachable) → AI_GENERATION_FAILED.
  */
-export async function runChain(attempts: readonly Attempt[], request: LlmRequest, options: ChainOptions = {}): Promise<ChainResult> {
+export async function runChain(
+  attempts: readonly Attempt[],
+  request: LlmRequest,
+  options: ChainOptions = {},
+): Promise<ChainResult> {
   const perAttemptMs = options.perAttemptMs ?? DEFAULT_AI_SETTINGS.perAttemptMs;
   const totalMs = options.totalMs ?? DEFAULT_AI_SETTINGS.totalMs;
   const secrets = attempts.map((a) => a.apiKey);
   const log = options.log ?? ((line: string) => console.warn(line));
   const caller = options.signal;
 
-  if (attempts.length === 0) throw new ApiError('AI_GENERATION_FAILED', 'No AI provider is configured.');
+  if (attempts.length === 0) throw new ApiError('AI_GENERATION_FAILED', { message: 'No AI provider is configured.' });
   const deadline = Date.now() + totalMs;
   const failures: VendorError[] = [];
   let outOfTime = false;
@@ -83,13 +91,23 @@ export async function runChain(attempts: readonly Attempt[], request: LlmRequest
     const timeout = AbortSignal.timeout(limitMs);
     const signal = caller ? AbortSignal.any([caller, timeout]) : timeout;
     try {
-      const json = await WIRES[provider.wire]({ provider, baseUrl: attempt.baseUrl, model: attempt.model, apiKey: attempt.apiKey, request, signal });
+      const json = await WIRES[provider.wire]({
+        provider,
+        baseUrl: attempt.baseUrl,
+        model: attempt.model,
+        apiKey: attempt.apiKey,
+        request,
+        signal,
+      });
       return { json, providerId: attempt.providerId, model: attempt.model };
     } catch (err) {
       if (caller?.aborted) throw caller.reason;
-      const failure = err instanceof VendorError ? err
-        : timeout.aborted ? new VendorError('timeout', attempt.providerId, `no answer within ${limitMs} ms`)
-        : undefined;
+      const failure =
+        err instanceof VendorError
+          ? err
+          : timeout.aborted
+            ? new VendorError('timeout', attempt.providerId, `no answer within ${limitMs} ms`)
+            : undefined;
       if (!failure) throw err;
       if (failure.kind === 'timeout' && limitMs < perAttemptMs) outOfTime = true;
       if (!options.managed && STOP.has(failure.kind)) throw stopError(failure, attempt, secrets);
@@ -105,23 +123,28 @@ function stopError(failure: VendorError, attempt: Attempt, secrets: readonly str
   const message = redact(failure.message, secrets);
   switch (failure.kind) {
     case 'invalid_key':
-      return new ApiError('LLM_API_KEY_INVALID', message, 'llmApiKey');
+      return new ApiError('LLM_API_KEY_INVALID', { message, field: 'llmApiKey' });
     case 'model_missing':
-      return new ApiError('INVALID_LLM_MODEL', redact(`Model "${attempt.model}" is not available: ${message}`, secrets), 'llmModel');
+      return new ApiError('INVALID_LLM_MODEL', {
+        message: redact(`Model "${attempt.model}" is not available: ${message}`, secrets),
+        field: 'llmModel',
+      });
     default:
-      return new ApiError('INVALID_FIELD_VALUE', message, 'llmModel');
+      return new ApiError('INVALID_FIELD_VALUE', { message, field: 'llmModel' });
   }
 }
 
 function finalError(failures: readonly VendorError[], outOfTime: boolean, secrets: readonly string[]): ApiError {
   const summary = redact(failures.map((f) => f.message).join('; '), secrets);
   if (outOfTime || failures.every((f) => f.kind === 'timeout')) {
-    return new ApiError('AI_REQUEST_TIMEOUT', `No AI provider answered in time: ${summary}`);
+    return new ApiError('AI_REQUEST_TIMEOUT', { message: `No AI provider answered in time: ${summary}` });
   }
   if (failures.some((f) => CAPACITY.has(f.kind))) {
-    const waits = failures.filter((f) => f.kind === 'rate_limit').map((f) => f.retryAfterSec ?? DEFAULT_RETRY_AFTER_SEC);
+    const waits = failures
+      .filter((f) => f.kind === 'rate_limit')
+      .map((f) => f.retryAfterSec ?? DEFAULT_RETRY_AFTER_SEC);
     const headers: Record<string, string> = waits.length > 0 ? { 'Retry-After': String(Math.min(...waits)) } : {};
-    return new ApiError('AI_QUOTA_EXCEEDED', `No AI provider had capacity: ${summary}`, undefined, headers);
+    return new ApiError('AI_QUOTA_EXCEEDED', { message: `No AI provider had capacity: ${summary}`, headers });
   }
-  return new ApiError('AI_GENERATION_FAILED', `The AI returned no usable design: ${summary}`);
+  return new ApiError('AI_GENERATION_FAILED', { message: `The AI returned no usable design: ${summary}` });
 }

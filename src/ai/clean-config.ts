@@ -8,8 +8,19 @@ import { isPlainObject, resolveRef, typesOf, type JsonSchema } from './json-sche
  * may correct the design. The model's values for them are dropped, never merged.
  */
 export const CALLER_FIELDS = [
-  'content', 'logoUrl', 'logoBase64', 'backgroundImageUrl', 'backgroundImageBase64', 'centerText', 'ctaText',
-  'fileFormat', 'outputWidth', 'outputHeight', 'pixelsPerModule', 'responseType', 'strictScannability',
+  'content',
+  'logoUrl',
+  'logoBase64',
+  'backgroundImageUrl',
+  'backgroundImageBase64',
+  'centerText',
+  'ctaText',
+  'fileFormat',
+  'outputWidth',
+  'outputHeight',
+  'pixelsPerModule',
+  'responseType',
+  'strictScannability',
 ] as const;
 const CALLER_SET: ReadonlySet<string> = new Set(CALLER_FIELDS);
 
@@ -39,7 +50,9 @@ const DROP: unique symbol = Symbol('drop');
  */
 export function cleanConfig(raw: unknown, schema: JsonSchema): CleanResult {
   if (!isPlainObject(raw)) {
-    throw new ApiError('AI_CONFIG_INVALID', 'The AI returned a design that is not a JSON object; retry with lower creativity.');
+    throw new ApiError('AI_CONFIG_INVALID', {
+      message: 'The AI returned a design that is not a JSON object; retry with lower creativity.',
+    });
   }
   const cleaner = new Cleaner(schema);
   return { config: cleaner.object(raw, schema, '', true), corrections: cleaner.corrections };
@@ -89,18 +102,26 @@ class Cleaner {
     const branches = schema.anyOf ?? schema.oneOf;
     if (branches) return this.branch(v, branches, field, name, fixes);
     if (schema.const !== undefined) {
-      return JSON.stringify(v) === JSON.stringify(schema.const) ? ok(v) : fail(`must be ${JSON.stringify(schema.const)}`);
+      return JSON.stringify(v) === JSON.stringify(schema.const)
+        ? ok(v)
+        : fail(`must be ${JSON.stringify(schema.const)}`);
     }
     const types = typesOf(schema);
     if (types.length === 0) return ok(v);
     if (v === null) return types.includes('null') ? ok(null) : fail('null is not allowed');
     const type = types.find((t) => fits(v, t)) ?? types.find((t) => t !== 'null');
     switch (type) {
-      case 'string': return this.string(v, schema, name, fixes);
-      case 'number': case 'integer': return this.number(v, schema, type === 'integer', fixes);
-      case 'boolean': return this.boolean(v, fixes);
-      case 'object': return this.nested(v, schema, field, fixes);
-      case 'array': return this.array(v, schema, field, name, fixes);
+      case 'string':
+        return this.string(v, schema, name, fixes);
+      case 'number':
+      case 'integer':
+        return this.number(v, schema, type === 'integer', fixes);
+      case 'boolean':
+        return this.boolean(v, fixes);
+      case 'object':
+        return this.nested(v, schema, field, fixes);
+      case 'array':
+        return this.array(v, schema, field, name, fixes);
     }
     return fail(`expected ${types.join(' or ')}`);
   }
@@ -143,7 +164,8 @@ class Cleaner {
       s = s.slice(0, schema.maxLength);
       fixes.push(`cut to ${schema.maxLength} characters`);
     }
-    if (schema.minLength !== undefined && s.length < schema.minLength) return fail(`shorter than ${schema.minLength} characters`);
+    if (schema.minLength !== undefined && s.length < schema.minLength)
+      return fail(`shorter than ${schema.minLength} characters`);
     return ok(s);
   }
 
@@ -168,8 +190,10 @@ class Cleaner {
       n = schema.maximum;
       fixes.push(`lowered to the maximum ${schema.maximum}`);
     }
-    if ((schema.exclusiveMinimum !== undefined && n <= schema.exclusiveMinimum) ||
-        (schema.exclusiveMaximum !== undefined && n >= schema.exclusiveMaximum)) {
+    if (
+      (schema.exclusiveMinimum !== undefined && n <= schema.exclusiveMinimum) ||
+      (schema.exclusiveMaximum !== undefined && n >= schema.exclusiveMaximum)
+    ) {
       return fail('out of range');
     }
     return ok(n);
@@ -178,7 +202,11 @@ class Cleaner {
   private boolean(v: unknown, fixes: string[]): Outcome {
     if (typeof v === 'boolean') return ok(v);
     const text = String(v).trim().toLowerCase();
-    const value = ['true', 'yes', 'on', '1'].includes(text) ? true : ['false', 'no', 'off', '0'].includes(text) ? false : undefined;
+    const value = ['true', 'yes', 'on', '1'].includes(text)
+      ? true
+      : ['false', 'no', 'off', '0'].includes(text)
+        ? false
+        : undefined;
     if (value === undefined || (typeof v !== 'string' && typeof v !== 'number')) return fail('expected true or false');
     fixes.push('expected true or false');
     return ok(value);
@@ -208,26 +236,36 @@ class Cleaner {
       items = items.slice(0, schema.maxItems);
       fixes.push(`cut to ${schema.maxItems} items`);
     }
-    if (schema.minItems !== undefined && items.length < schema.minItems) return fail(`fewer than ${schema.minItems} usable items`);
+    if (schema.minItems !== undefined && items.length < schema.minItems)
+      return fail(`fewer than ${schema.minItems} usable items`);
     return ok(items);
   }
 }
 
 function fits(v: unknown, type: string): boolean {
   switch (type) {
-    case 'string': return typeof v === 'string';
-    case 'number': case 'integer': return typeof v === 'number';
-    case 'boolean': return typeof v === 'boolean';
-    case 'object': return isPlainObject(v);
-    case 'array': return Array.isArray(v);
-    case 'null': return v === null;
+    case 'string':
+      return typeof v === 'string';
+    case 'number':
+    case 'integer':
+      return typeof v === 'number';
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'object':
+      return isPlainObject(v);
+    case 'array':
+      return Array.isArray(v);
+    case 'null':
+      return v === null;
   }
   return false;
 }
 
 /** A colour is recognised by format, by a `…Color`/`…Colors` name, or by a hex pattern. */
 const isColorField = (name: string, schema: JsonSchema): boolean =>
-  schema.format === 'color' || /colou?rs?$/i.test(name) || (schema.pattern !== undefined && /#/.test(schema.pattern) && /a-f/i.test(schema.pattern));
+  schema.format === 'color' ||
+  /colou?rs?$/i.test(name) ||
+  (schema.pattern !== undefined && /#/.test(schema.pattern) && /a-f/i.test(schema.pattern));
 
 const patterns = new Map<string, RegExp | undefined>();
 function compile(pattern: string): RegExp | undefined {

@@ -5,7 +5,14 @@ import { extractJsonObject } from './json-extract.js';
 import type { JsonSchema } from './json-schema.js';
 import type { ProviderId } from './providers.js';
 import { responseSchemas } from './response-schema.js';
-import { buildSystemPrompt, buildUserPrompt, DEFAULT_STYLE_PRESET, STYLE_PRESETS, VOCABULARY, type StylePreset } from './system-prompt.js';
+import {
+  buildSystemPrompt,
+  buildUserPrompt,
+  DEFAULT_STYLE_PRESET,
+  STYLE_PRESETS,
+  VOCABULARY,
+  type StylePreset,
+} from './system-prompt.js';
 import type { LlmRequest } from './wire/http.js';
 
 export interface DesignInput {
@@ -92,9 +99,12 @@ export async function designQr(
   const answer = await runChain(attempts, request, options);
   const { config, corrections } = cleanConfig(designPart(answer.json), p.schema);
   if (Object.keys(config).length === 0) {
-    throw new ApiError('AI_CONFIG_INVALID', 'The AI returned no usable design field; retry with lower creativity.');
+    throw new ApiError('AI_CONFIG_INVALID', {
+      message: 'The AI returned no usable design field; retry with lower creativity.',
+    });
   }
-  const explanation = typeof answer.json.explanation === 'string' ? answer.json.explanation.trim().slice(0, MAX_EXPLANATION) : '';
+  const explanation =
+    typeof answer.json.explanation === 'string' ? answer.json.explanation.trim().slice(0, MAX_EXPLANATION) : '';
   return { config, explanation, corrections, providerId: answer.providerId, model: answer.model };
 }
 

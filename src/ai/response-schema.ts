@@ -56,11 +56,19 @@ function project(schemaIn: JsonSchema, root: JsonSchema, strict: boolean): JsonS
   const schema = resolveRef(schemaIn, root);
   if (schema.anyOf || schema.oneOf) return undefined;
   const types = typesOf(schema).filter((t) => t !== 'null');
-  const type = types.length === 2 && types.includes('integer') && types.includes('number') ? 'number' : types.length === 1 ? types[0] : undefined;
+  const type =
+    types.length === 2 && types.includes('integer') && types.includes('number')
+      ? 'number'
+      : types.length === 1
+        ? types[0]
+        : undefined;
   const description = describe(schema);
   const withDescription = description ? { description } : {};
   switch (type) {
-    case 'string': case 'number': case 'integer': case 'boolean': {
+    case 'string':
+    case 'number':
+    case 'integer':
+    case 'boolean': {
       const values = schema.enum?.filter((v) => v !== null);
       return { type, ...withDescription, ...(values ? { enum: values } : {}) };
     }

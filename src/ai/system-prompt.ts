@@ -8,13 +8,19 @@ export type StylePreset = (typeof STYLE_PRESETS)[number];
 export const DEFAULT_STYLE_PRESET: StylePreset = 'luxury';
 
 export const PRESET_GUIDE: Readonly<Record<StylePreset, string>> = {
-  minimal: 'restraint: one dark colour on white or a very light tint, plain square or softly rounded modules, solid square eyes, no gradients or ornaments.',
-  artistic: 'expressive and painterly: unusual module shapes, a harmonious multi-hue palette or gradient, eyes that echo the module shape.',
-  corporate: 'trustworthy and brand-like: one strong brand colour (navy, blue, teal, charcoal) on white, clean square or slightly rounded shapes, crisp eyes.',
-  playful: 'friendly and fun: bright saturated colours, round dots and bubbly eyes, cheerful accents; modules still clearly darker than the background.',
-  luxury: 'premium and elegant: deep black, navy, burgundy or emerald with gold or champagne accents, refined shapes and a sense of craft.',
+  minimal:
+    'restraint: one dark colour on white or a very light tint, plain square or softly rounded modules, solid square eyes, no gradients or ornaments.',
+  artistic:
+    'expressive and painterly: unusual module shapes, a harmonious multi-hue palette or gradient, eyes that echo the module shape.',
+  corporate:
+    'trustworthy and brand-like: one strong brand colour (navy, blue, teal, charcoal) on white, clean square or slightly rounded shapes, crisp eyes.',
+  playful:
+    'friendly and fun: bright saturated colours, round dots and bubbly eyes, cheerful accents; modules still clearly darker than the background.',
+  luxury:
+    'premium and elegant: deep black, navy, burgundy or emerald with gold or champagne accents, refined shapes and a sense of craft.',
   tech: 'precise and modern: cool blues, cyans or violets, geometric or pixel-like modules, sharp eyes, at most a subtle gradient.',
-  nature: 'organic and calm: greens, earth browns and sky tones on a warm off-white, rounded organic shapes, soft eyes.',
+  nature:
+    'organic and calm: greens, earth browns and sky tones on a warm off-white, rounded organic shapes, soft eyes.',
 };
 
 /** The shape fields whose allowed names come from the design modules, not from the schema's text. */
@@ -85,9 +91,12 @@ function describeField(name: string, schemaIn: JsonSchema, root: JsonSchema, ind
   const facts: string[] = [];
   const types = typesOf(schema).filter((t) => t !== 'null');
   const items = schema.items ? resolveRef(schema.items, root) : undefined;
-  if (types.length > 0) facts.push(types.map((t) => (t === 'array' && items ? `list of ${typesOf(items).join(' or ')}` : t)).join(' or '));
-  if (schema.minItems !== undefined || schema.maxItems !== undefined) facts.push(`${schema.minItems ?? 0} to ${schema.maxItems ?? 'any number of'} items`);
-  if (schema.minimum !== undefined || schema.maximum !== undefined) facts.push(`${schema.minimum ?? '…'} to ${schema.maximum ?? '…'}`);
+  if (types.length > 0)
+    facts.push(types.map((t) => (t === 'array' && items ? `list of ${typesOf(items).join(' or ')}` : t)).join(' or '));
+  if (schema.minItems !== undefined || schema.maxItems !== undefined)
+    facts.push(`${schema.minItems ?? 0} to ${schema.maxItems ?? 'any number of'} items`);
+  if (schema.minimum !== undefined || schema.maximum !== undefined)
+    facts.push(`${schema.minimum ?? '…'} to ${schema.maximum ?? '…'}`);
   if (VOCABULARY.has(name)) facts.push('a name from the shape vocabulary');
   else if (schema.enum) facts.push(`one of ${schema.enum.map((v) => String(v)).join(', ')}`);
   if (schema.default !== undefined) facts.push(`default ${JSON.stringify(schema.default)}`);

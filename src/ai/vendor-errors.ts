@@ -9,8 +9,16 @@ import { redact } from './redact.js';
  * - move on: `quota`, `rate_limit`, `overloaded`, `server`, `network`, `timeout`, `bad_output`.
  */
 export type FailureKind =
-  | 'invalid_key' | 'quota' | 'rate_limit' | 'overloaded' | 'server' | 'network' | 'timeout'
-  | 'model_missing' | 'client' | 'bad_output';
+  | 'invalid_key'
+  | 'quota'
+  | 'rate_limit'
+  | 'overloaded'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'model_missing'
+  | 'client'
+  | 'bad_output';
 
 const DESCRIPTION: Record<FailureKind, string> = {
   invalid_key: 'rejected the API key',
@@ -56,7 +64,9 @@ type Rule = (s: Signal) => FailureKind | undefined;
 /** Section 5 of llm-providers.md: what differs from the plain reading of an HTTP status. */
 const VENDOR_RULES: Partial<Record<ProviderId, Rule>> = {
   openai: (s) =>
-    s.status === 429 && /insufficient_quota|credit_balance_exhausted|spend_limit_exceeded/.test(s.codes) ? 'quota' : undefined,
+    s.status === 429 && /insufficient_quota|credit_balance_exhausted|spend_limit_exceeded/.test(s.codes)
+      ? 'quota'
+      : undefined,
   anthropic: (s) => {
     if (s.status === 400 && /credit balance is too low/i.test(s.message)) return 'quota';
     // A monthly spend cap is a 429 too; only a real rate limit says when to come back.
@@ -82,12 +92,21 @@ const VENDOR_RULES: Partial<Record<ProviderId, Rule>> = {
 
 function byStatus(status: number): FailureKind {
   switch (status) {
-    case 401: case 403: return 'invalid_key';
-    case 402: return 'quota';
-    case 404: return 'model_missing';
-    case 408: return 'timeout';
-    case 429: return 'rate_limit';
-    case 498: case 503: case 529: return 'overloaded'; // 498: Groq flex tier out of capacity
+    case 401:
+    case 403:
+      return 'invalid_key';
+    case 402:
+      return 'quota';
+    case 404:
+      return 'model_missing';
+    case 408:
+      return 'timeout';
+    case 429:
+      return 'rate_limit';
+    case 498:
+    case 503:
+    case 529:
+      return 'overloaded'; // 498: Groq flex tier out of capacity
   }
   return status >= 500 ? 'server' : 'client';
 }
@@ -100,7 +119,12 @@ export function classifyVendorError(
   body: unknown,
   secrets: readonly string[],
 ): VendorError {
-  const signal: Signal = { status, message: vendorMessage(body), codes: errorCodes(body), retryAfterSec: retryAfter(headers, body) };
+  const signal: Signal = {
+    status,
+    message: vendorMessage(body),
+    codes: errorCodes(body),
+    retryAfterSec: retryAfter(headers, body),
+  };
   const kind = VENDOR_RULES[providerId]?.(signal) ?? byStatus(status);
   const detail = redact(signal.message, secrets).slice(0, 300);
   return new VendorError(kind, providerId, detail, status, kind === 'rate_limit' ? signal.retryAfterSec : undefined);
@@ -126,7 +150,10 @@ function errorCodes(body: unknown): string {
   if (Array.isArray(error.details)) {
     for (const d of error.details) if (isPlainObject(d)) parts.push(d.reason);
   }
-  return parts.filter((p) => typeof p === 'string' || typeof p === 'number').join(' ').toLowerCase();
+  return parts
+    .filter((p) => typeof p === 'string' || typeof p === 'number')
+    .join(' ')
+    .toLowerCase();
 }
 
 /** `Retry-After` (seconds or HTTP date), OpenAI's `retry-after-ms`, or Google's `RetryInfo.retryDelay` ("37s"). */

@@ -1,6 +1,13 @@
 import {
-  callerAttempt, designQr, managedAttempts, MODELS_NOTE, providerList,
-  type Attempt, type Correction as DesignCorrection, type DesignResult, type StylePreset,
+  callerAttempt,
+  designQr,
+  managedAttempts,
+  MODELS_NOTE,
+  providerList,
+  type Attempt,
+  type Correction as DesignCorrection,
+  type DesignResult,
+  type StylePreset,
 } from '../ai/index.js';
 import { ApiError, isApiError, type ErrorCode } from '../errors.js';
 import { parseJsonBody } from '../http/json-body.js';
@@ -15,7 +22,18 @@ import { addBase64Assets, addRemoteImages } from './render-request.js';
 import { prepareRender, renderAndReply, type QrConfigBody } from './render-response.js';
 
 /** A validated managed-endpoint body; the marketplace body adds the provider fields. */
-type AiBody = Pick<QrConfigBody, 'content' | 'fileFormat' | 'outputWidth' | 'responseType' | 'logoUrl' | 'backgroundImageUrl' | 'centerText' | 'ctaText' | 'strictScannability'> & {
+type AiBody = Pick<
+  QrConfigBody,
+  | 'content'
+  | 'fileFormat'
+  | 'outputWidth'
+  | 'responseType'
+  | 'logoUrl'
+  | 'backgroundImageUrl'
+  | 'centerText'
+  | 'ctaText'
+  | 'strictScannability'
+> & {
   prompt: string;
   stylePreset?: StylePreset;
   creativity?: number;
@@ -41,7 +59,8 @@ const MAX_CONFIG_HEADER = 8192;
 const MAX_FROM_CHARS = 120;
 const MAX_REPORTED_DESIGN_CORRECTIONS = 20;
 
-const DOC_RESPONSE = 'The AI generation result: the rendered file (qrBase64) with generatedConfig, aiExplanation, llmProviderUsed and llmModelUsed; or the raw file with X-AI-* headers when responseType is binary.';
+const DOC_RESPONSE =
+  'The AI generation result: the rendered file (qrBase64) with generatedConfig, aiExplanation, llmProviderUsed and llmModelUsed; or the raw file with X-AI-* headers when responseType is binary.';
 
 export const aiRoutes = (service: Service): Route[] => {
   const providers = providerList();
@@ -49,27 +68,50 @@ export const aiRoutes = (service: Service): Route[] => {
     {
       method: 'GET',
       path: '/api/qr/ai/providers',
-      doc: { summary: 'The ten LLM providers accepted as llmProvider, with default and recommended models.', response: '{ success, count, modelsNote, providers }' },
-      handler: (ctx) => ctx.reply.json(200, { success: true, count: providers.length, modelsNote: MODELS_NOTE, providers }),
+      doc: {
+        summary: 'The ten LLM providers accepted as llmProvider, with default and recommended models.',
+        response: '{ success, count, modelsNote, providers }',
+      },
+      handler: (ctx) =>
+        ctx.reply.json(200, { success: true, count: providers.length, modelsNote: MODELS_NOTE, providers }),
     },
     {
       method: 'POST',
       path: '/api/qr/ai/generate',
-      doc: { summary: "Design a QR code from a prompt with the caller's own LLM key, then render and verify it.", body: 'aiGenerate', response: DOC_RESPONSE, produces: RENDER_MEDIA_TYPES },
+      doc: {
+        summary: "Design a QR code from a prompt with the caller's own LLM key, then render and verify it.",
+        body: 'aiGenerate',
+        response: DOC_RESPONSE,
+        produces: RENDER_MEDIA_TYPES,
+      },
       handler: async (ctx) => {
         const body = validateMarketplace(parseJsonBody(await ctx.body()));
-        await designAndRender(ctx, service, body, async (signal) => [await callerAttempt(body, service.config.ai, signal)], false);
+        await designAndRender(
+          ctx,
+          service,
+          body,
+          async (signal) => [await callerAttempt(body, service.config.ai, signal)],
+          false,
+        );
       },
     },
     {
       method: 'POST',
       path: '/api/qr/ai/generate-managed',
-      doc: { summary: "Design a QR code from a prompt with the server's own models (fallback chain), then render and verify it.", body: 'aiGenerateManaged', response: DOC_RESPONSE, produces: RENDER_MEDIA_TYPES },
+      doc: {
+        summary:
+          "Design a QR code from a prompt with the server's own models (fallback chain), then render and verify it.",
+        body: 'aiGenerateManaged',
+        response: DOC_RESPONSE,
+        produces: RENDER_MEDIA_TYPES,
+      },
       handler: async (ctx) => {
         const body = validate<AiBody>('aiGenerateManaged', parseJsonBody(await ctx.body()));
         const attempts = managedAttempts(service.config.ai);
         if (attempts.length === 0) {
-          throw new ApiError('AI_GENERATION_FAILED', 'Managed AI is not configured on this server: no provider of the managed chain has a key.');
+          throw new ApiError('AI_GENERATION_FAILED', {
+            message: 'Managed AI is not configured on this server: no provider of the managed chain has a key.',
+          });
         }
         await designAndRender(ctx, service, body, () => attempts, true);
       },
@@ -83,7 +125,7 @@ function validateMarketplace(body: unknown): MarketplaceBody {
   } catch (e) {
     const code = isApiError(e) && e.field !== undefined ? PROVIDER_FIELD_CODES[e.field] : undefined;
     if (code === undefined || (e as ApiError).code === 'MISSING_REQUIRED_FIELD') throw e;
-    throw new ApiError(code, (e as ApiError).message, (e as ApiError).field);
+    throw new ApiError(code, { message: (e as ApiError).message, field: (e as ApiError).field });
   }
 }
 
@@ -137,10 +179,19 @@ async function designAndRender(
     const designCorrections = design.corrections.slice(0, MAX_REPORTED_DESIGN_CORRECTIONS).map(reported);
     const unlisted = design.corrections.length - designCorrections.length;
     await renderAndReply(ctx, service, {
-      ...prepared,
-      corrections: [...designCorrections, ...prepared.corrections],
-      warnings: unlisted > 0 ? [...prepared.warnings, `${unlisted} more corrections to the AI's design are not listed.`] : prepared.warnings,
-    }, assets, body.responseType, extra, headers);
+      prepared: {
+        ...prepared,
+        corrections: [...designCorrections, ...prepared.corrections],
+        warnings:
+          unlisted > 0
+            ? [...prepared.warnings, `${unlisted} more corrections to the AI's design are not listed.`]
+            : prepared.warnings,
+      },
+      assets,
+      responseType: body.responseType,
+      extra,
+      extraHeaders: headers,
+    });
   } catch (e) {
     throw blameDesign(e, design.config);
   }
@@ -169,13 +220,23 @@ function rendered(config: RenderConfig, body: QrConfigBody): Record<string, unkn
 function blameDesign(e: unknown, design: Record<string, unknown>): unknown {
   if (!isApiError(e)) return e;
   const top = e.field?.split(/[.[]/)[0];
-  const chosenByModel = e.code === 'LOW_CONTRAST' || (e.status === 400 && top !== undefined && Object.hasOwn(design, top));
-  return chosenByModel ? new ApiError('AI_CONFIG_INVALID', `The AI's design was refused: ${e.message} Retry with lower creativity.`) : e;
+  const chosenByModel =
+    e.code === 'LOW_CONTRAST' || (e.status === 400 && top !== undefined && Object.hasOwn(design, top));
+  return chosenByModel
+    ? new ApiError('AI_CONFIG_INVALID', {
+        message: `The AI's design was refused: ${e.message} Retry with lower creativity.`,
+      })
+    : e;
 }
 
 function reported(c: DesignCorrection): Correction {
   const text = typeof c.from === 'string' ? c.from : (JSON.stringify(c.from) ?? String(c.from));
-  return { field: c.field, from: text.length > MAX_FROM_CHARS ? `${text.slice(0, MAX_FROM_CHARS)}…` : c.from, to: c.to, reason: c.reason };
+  return {
+    field: c.field,
+    from: text.length > MAX_FROM_CHARS ? `${text.slice(0, MAX_FROM_CHARS)}…` : c.from,
+    to: c.to,
+    reason: c.reason,
+  };
 }
 
 /** `text` URI-encoded, cut between characters so the result is at most `max` long. */

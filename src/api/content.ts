@@ -13,7 +13,11 @@ export const contentRoutes = (): Route[] =>
     return {
       method: 'POST',
       path: `/api/qr/content/${type}`,
-      doc: { summary: `Build a ${type} payload to encode (see src/content/README.md).`, body: `content_${type}`, response: '{ success, content }' },
+      doc: {
+        summary: `Build a ${type} payload to encode (see src/content/README.md).`,
+        body: `content_${type}`,
+        response: '{ success, content }',
+      },
       handler: async (ctx) => {
         const body = parseJsonBody(await ctx.body());
         ctx.reply.json(200, { success: true, content: build(validate(`content_${type}`, body)) });

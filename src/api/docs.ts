@@ -14,7 +14,10 @@ export function docsRoutes(service: Service, routes: () => Route[]): Route[] {
     {
       method: 'GET',
       path: '/api/qr/schema',
-      doc: { summary: 'The QrConfig JSON Schema: every design field with its bounds, defaults and allowed names.', response: 'A JSON Schema (draft-07).' },
+      doc: {
+        summary: 'The QrConfig JSON Schema: every design field with its bounds, defaults and allowed names.',
+        response: 'A JSON Schema (draft-07).',
+      },
       handler: (ctx) => ctx.reply.send(200, { 'Content-Type': 'application/schema+json' }, schema),
     },
     {

@@ -11,7 +11,8 @@ export const generateRoutes = (service: Service): Route[] => [
     method: 'POST',
     path: '/api/qr/generate',
     doc: {
-      summary: 'Render a QrConfig as png, jpg, webp, svg or pdf; the file is decoded and checked before it is returned. Also accepts multipart/form-data (config, logo, background).',
+      summary:
+        'Render a QrConfig as png, jpg, webp, svg or pdf; the file is decoded and checked before it is returned. Also accepts multipart/form-data (config, logo, background).',
       body: 'qrConfig',
       response: 'JSON with the file in qrBase64 and the verification, or the raw file when responseType is binary.',
       produces: RENDER_MEDIA_TYPES,
@@ -23,7 +24,7 @@ export const generateRoutes = (service: Service): Route[] => [
       // Refusals that need no image (LOGO_TOO_LARGE, CONTENT_TOO_LONG) come before any remote fetch.
       const prepared = prepareRender(config, assets);
       await addRemoteImages(ctx, service, config, assets);
-      await renderAndReply(ctx, service, prepared, assets, config.responseType);
+      await renderAndReply(ctx, service, { prepared, assets, responseType: config.responseType });
     },
   },
 ];

@@ -13,8 +13,16 @@ type ImageField = keyof typeof IMAGE_FIELDS;
 
 /** An uploaded image must be one of the accepted types by its bytes, and at most 10 MB. */
 function checkImage(bytes: Uint8Array, field: string): Uint8Array {
-  if (bytes.byteLength > MAX_IMAGE_BYTES) throw new ApiError('FILE_TOO_LARGE', `${field} is ${(bytes.byteLength / 1048576).toFixed(1)} MB; at most 10 MB.`, field);
-  if (!sniffImageType(bytes)) throw new ApiError('INVALID_FIELD_VALUE', `${field} is not a PNG, JPG, GIF, BMP or WebP image.`, field);
+  if (bytes.byteLength > MAX_IMAGE_BYTES)
+    throw new ApiError('FILE_TOO_LARGE', {
+      message: `${field} is ${(bytes.byteLength / 1048576).toFixed(1)} MB; at most 10 MB.`,
+      field,
+    });
+  if (!sniffImageType(bytes))
+    throw new ApiError('INVALID_FIELD_VALUE', {
+      message: `${field} is not a PNG, JPG, GIF, BMP or WebP image.`,
+      field,
+    });
   return bytes;
 }
 
@@ -23,7 +31,8 @@ const BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}$/;
 /** Decodes a base64 image field; a `data:image/...;base64,` prefix is accepted. */
 function decodeBase64Image(value: string, field: string): Uint8Array {
   const payload = value.startsWith('data:') ? value.slice(value.indexOf(',') + 1) : value;
-  if (!BASE64.test(payload)) throw new ApiError('INVALID_FIELD_VALUE', `${field} is not valid base64.`, field);
+  if (!BASE64.test(payload))
+    throw new ApiError('INVALID_FIELD_VALUE', { message: `${field} is not valid base64.`, field });
   return checkImage(new Uint8Array(Buffer.from(payload, 'base64')), field);
 }
 
@@ -44,19 +53,25 @@ export async function readRenderRequest(ctx: RequestContext): Promise<RenderRequ
   let body: unknown;
   if (contentType.startsWith('multipart/form-data')) {
     const parts = parseMultipart(raw, ctx.headers['content-type']!);
-    const config = parts.find((p) => p.name === 'config' && p.filename === undefined) ?? parts.find((p) => p.name === 'config');
-    if (!config) throw new ApiError('MULTIPART_CONFIG_MISSING', undefined, 'config');
+    const config =
+      parts.find((p) => p.name === 'config' && p.filename === undefined) ?? parts.find((p) => p.name === 'config');
+    if (!config) throw new ApiError('MULTIPART_CONFIG_MISSING', { field: 'config' });
     body = parseJsonBody(config.data);
     for (const part of parts) {
       if (part === config) continue;
-      if (!(part.name in IMAGE_FIELDS)) throw new ApiError('INVALID_FIELD_VALUE', `Unknown form field ${part.name}; expected config, logo or background.`, part.name);
+      if (!(part.name in IMAGE_FIELDS))
+        throw new ApiError('INVALID_FIELD_VALUE', {
+          message: `Unknown form field ${part.name}; expected config, logo or background.`,
+          field: part.name,
+        });
       assets[part.name as ImageField] = checkImage(part.data, part.name);
     }
   } else {
     // Any other body is read as JSON whatever its declared type (curl -d says form-urlencoded).
     body = parseJsonBody(raw);
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError('INVALID_JSON', 'Request body must be a JSON object.');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new ApiError('INVALID_JSON', { message: 'Request body must be a JSON object.' });
   return { body: body as Record<string, unknown>, assets };
 }
 
@@ -64,12 +79,26 @@ export async function readRenderRequest(ctx: RequestContext): Promise<RenderRequ
 export function addBase64Assets(fields: Record<string, unknown>, assets: RenderAssets): RenderAssets {
   for (const [file, field] of Object.entries(IMAGE_FIELDS) as [ImageField, string][]) {
     if (typeof fields[field] !== 'string') continue;
-    if (assets[file]) throw new ApiError('INVALID_FIELD_VALUE', `Send the ${file} either as a file or as ${field}, not both.`, field);
+    if (assets[file])
+      throw new ApiError('INVALID_FIELD_VALUE', {
+        message: `Send the ${file} either as a file or as ${field}, not both.`,
+        field,
+      });
     assets[file] = decodeBase64Image(fields[field] as string, field);
   }
   return assets;
 }
 
 /** Fetches `logoUrl` and `backgroundImageUrl` into `assets`, under the service's fetch policy. */
-export const addRemoteImages = (ctx: RequestContext, service: Service, fields: Record<string, unknown>, assets: RenderAssets): Promise<RenderAssets> =>
-  addRemoteAssets(fields, assets, { ...FETCH_POLICY, allowLoopback: service.config.fetchAllowLoopback }, ctx.reply.abort.signal);
+export const addRemoteImages = (
+  ctx: RequestContext,
+  service: Service,
+  fields: Record<string, unknown>,
+  assets: RenderAssets,
+): Promise<RenderAssets> =>
+  addRemoteAssets(
+    fields,
+    assets,
+    { ...FETCH_POLICY, allowLoopback: service.config.fetchAllowLoopback },
+    ctx.reply.abort.signal,
+  );

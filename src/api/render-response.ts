@@ -2,12 +2,18 @@ import { createHash } from 'node:crypto';
 import { ApiError, contentTooLong } from '../errors.js';
 import { measure } from '../qr/encode.js';
 import type { RequestContext } from '../http/router.js';
+import { ifNoneMatch } from '../http/etag.js';
 import { QR_DEFAULTS } from '../schema/qr-config.js';
 import type { Correction, RenderAssets, RenderConfig, RenderSuccess } from '../render/types.js';
 import type { Service } from '../service.js';
 
 /** A validated QrConfig body (the schema has checked every field's type and bounds). */
-export type QrConfigBody = Partial<RenderConfig> & { content: string; responseType?: 'base64' | 'binary'; logoUrl?: string; backgroundImageUrl?: string };
+export type QrConfigBody = Partial<RenderConfig> & {
+  content: string;
+  responseType?: 'base64' | 'binary';
+  logoUrl?: string;
+  backgroundImageUrl?: string;
+};
 
 export interface PreparedRender {
   config: RenderConfig;
@@ -28,11 +34,19 @@ export function prepareRender(body: QrConfigBody, assets: RenderAssets): Prepare
     ...pick(body),
   };
   if (hasLogo && config.logoSizePercent > 25 && body.eccLevel !== undefined && body.eccLevel !== 'H') {
-    throw new ApiError('LOGO_TOO_LARGE', `logoSizePercent ${config.logoSizePercent} needs eccLevel H (got ${body.eccLevel}).`, 'logoSizePercent');
+    throw new ApiError('LOGO_TOO_LARGE', {
+      message: `logoSizePercent ${config.logoSizePercent} needs eccLevel H (got ${body.eccLevel}).`,
+      field: 'logoSizePercent',
+    });
   }
   const cover = hasLogo ? 'a logo' : config.centerText ? 'the centre-text band' : undefined;
   if (cover && config.eccLevel !== 'H') {
-    corrections.push({ field: 'eccLevel', from: config.eccLevel, to: 'H', reason: `${cover} covers modules; ECC H recovers them` });
+    corrections.push({
+      field: 'eccLevel',
+      from: config.eccLevel,
+      to: 'H',
+      reason: `${cover} covers modules; ECC H recovers them`,
+    });
     config.eccLevel = 'H';
   }
   // Cheap on the main thread (about a microsecond), so an impossible payload never takes a pool slot.
@@ -44,10 +58,17 @@ export function prepareRender(body: QrConfigBody, assets: RenderAssets): Prepare
 }
 
 /** Fields that stay on the main thread: how to answer, and image sources (their bytes travel as assets). */
-const MAIN_THREAD_ONLY = new Set(['responseType', 'logoUrl', 'logoBase64', 'backgroundImageUrl', 'backgroundImageBase64']);
+const MAIN_THREAD_ONLY = new Set([
+  'responseType',
+  'logoUrl',
+  'logoBase64',
+  'backgroundImageUrl',
+  'backgroundImageBase64',
+]);
 
 /** The RenderConfig fields present in the body. */
-const pick = (body: QrConfigBody): Partial<RenderConfig> => Object.fromEntries(Object.entries(body).filter(([k]) => !MAIN_THREAD_ONLY.has(k)));
+const pick = (body: QrConfigBody): Partial<RenderConfig> =>
+  Object.fromEntries(Object.entries(body).filter(([k]) => !MAIN_THREAD_ONLY.has(k)));
 
 const sha256 = (parts: (string | Uint8Array)[]) => {
   const h = createHash('sha256');
@@ -61,7 +82,10 @@ const canonical = (v: unknown): string =>
     ? JSON.stringify(v)
     : Array.isArray(v)
       ? `[${v.map(canonical).join(',')}]`
-      : `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+      : `{${Object.keys(v)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+          .join(',')}}`;
 
 /**
  * Renders (or reuses an identical earlier render) and answers in the requested form. The ETag is a
@@ -69,10 +93,24 @@ const canonical = (v: unknown): string =>
  * work is done. A route's own facts go into the JSON body (`extra`) or, for binary replies, into
  * `extraHeaders`.
  */
-export async function renderAndReply(ctx: RequestContext, service: Service, prepared: PreparedRender, assets: RenderAssets, responseType: 'base64' | 'binary' = 'base64', extra: Record<string, unknown> = {}, extraHeaders: Record<string, string> = {}): Promise<void> {
+export interface RenderReply {
+  prepared: PreparedRender;
+  assets: RenderAssets;
+  responseType?: 'base64' | 'binary';
+  /** A route's own facts for the JSON body. */
+  extra?: Record<string, unknown>;
+  /** A route's own facts for a binary reply. */
+  extraHeaders?: Record<string, string>;
+}
+
+export async function renderAndReply(
+  ctx: RequestContext,
+  service: Service,
+  { prepared, assets, responseType = 'base64', extra = {}, extraHeaders = {} }: RenderReply,
+): Promise<void> {
   const key = sha256([service.version, canonical(prepared.config), assets.logo ?? '', assets.background ?? '']);
   const etag = `"${key.slice(0, 32)}${responseType === 'binary' ? 'b' : 'j'}"`;
-  if (ctx.headers['if-none-match'] === etag) {
+  if (ifNoneMatch(ctx.headers['if-none-match'], etag)) {
     ctx.reply.send(304, { ETag: etag }, '');
     return;
   }
@@ -84,7 +122,16 @@ export async function renderAndReply(ctx: RequestContext, service: Service, prep
   const corrections = [...prepared.corrections, ...result.corrections];
   const warnings = [...prepared.warnings, ...result.warnings];
   if (responseType === 'binary') {
-    ctx.reply.send(200, { 'Content-Type': result.contentType, ETag: etag, ...binaryHeaders(result, corrections, warnings), ...extraHeaders }, result.bytes);
+    ctx.reply.send(
+      200,
+      {
+        'Content-Type': result.contentType,
+        ETag: etag,
+        ...binaryHeaders(result, corrections, warnings),
+        ...extraHeaders,
+      },
+      result.bytes,
+    );
     return;
   }
   ctx.reply.json(200, { ...describe(result), corrections, warnings, ...extra }, { ETag: etag });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import type { RequestContext, Route } from '../http/router.js';
+import { ifNoneMatch } from '../http/etag.js';
 import { RENDER_MEDIA_TYPES } from '../schema/openapi.js';
 import { validate } from '../schema/validate.js';
 import type { Service } from '../service.js';
@@ -35,7 +36,11 @@ function linkBase(service: Service, ctx: RequestContext): string {
 
 function templateOf(ctx: RequestContext): Template {
   const template = CATALOGUE.byId.get(ctx.params.id!);
-  if (!template) throw new ApiError('TEMPLATE_NOT_FOUND', `No template with id "${ctx.params.id}".`, 'templateId');
+  if (!template)
+    throw new ApiError('TEMPLATE_NOT_FOUND', {
+      message: `No template with id "${ctx.params.id}".`,
+      field: 'templateId',
+    });
   return template;
 }
 
@@ -44,20 +49,14 @@ interface Preview {
   etag: string;
 }
 
-/** An If-None-Match list (`"a", W/"b"` or `*`) that names `etag`. */
-const matches = (header: string | undefined, etag: string): boolean =>
-  header !== undefined && header.split(',').some((t) => {
-    const tag = t.trim();
-    return tag === '*' || tag.replace(/^W\//, '') === etag;
-  });
-
 /** The template over the request body, as POST /api/qr/generate renders it. */
 function generateRoute(path: string, service: Service): Route {
   return {
     method: 'POST',
     path,
     doc: {
-      summary: 'Render a template with a partial QrConfig merged over it (objects merge key by key; what the body sets wins). `content` is required. Answers exactly as POST /api/qr/generate.',
+      summary:
+        'Render a template with a partial QrConfig merged over it (objects merge key by key; what the body sets wins). `content` is required. Answers exactly as POST /api/qr/generate.',
       body: 'qrTemplateOverride',
       response: 'JSON with the file in qrBase64 and the verification, or the raw file when responseType is binary.',
       produces: RENDER_MEDIA_TYPES,
@@ -70,7 +69,7 @@ function generateRoute(path: string, service: Service): Route {
       addBase64Assets(config, assets);
       const prepared = prepareRender(config, assets);
       await addRemoteImages(ctx, service, config, assets);
-      await renderAndReply(ctx, service, prepared, assets, config.responseType);
+      await renderAndReply(ctx, service, { prepared, assets, responseType: config.responseType });
     },
   };
 }
@@ -84,7 +83,10 @@ export function templateRoutes(service: Service): Route[] {
   const previews = new Map<string, Promise<Preview>>();
 
   const renderPreview = async (t: Template): Promise<Preview> => {
-    const { config } = prepareRender({ ...t.config, content: sampleContent(t.id), fileFormat: 'png', outputWidth: PREVIEW_PX }, {});
+    const { config } = prepareRender(
+      { ...t.config, content: sampleContent(t.id), fileFormat: 'png', outputWidth: PREVIEW_PX },
+      {},
+    );
     // Not tied to the request's abort signal: the render is shared by every request for this preview.
     const { bytes } = await service.pool.render({ config, assets: {} });
     return { png: bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"` };
@@ -106,7 +108,8 @@ export function templateRoutes(service: Service): Route[] {
       method: 'GET',
       path: '/api/qr/templates',
       doc: {
-        summary: 'The template catalogue: id, name, category, tags and preview URL of each. `?category=` filters, case-insensitively.',
+        summary:
+          'The template catalogue: id, name, category, tags and preview URL of each. `?category=` filters, case-insensitively.',
         response: '{ success, count, templates: [{ id, name, category, tags, preview }] }',
       },
       handler: (ctx) => {
@@ -114,7 +117,13 @@ export function templateRoutes(service: Service): Route[] {
         const base = linkBase(service, ctx);
         const templates = CATALOGUE.templates
           .filter((t) => category === undefined || t.category.toLowerCase() === category)
-          .map((t) => ({ id: t.id, name: t.name, category: t.category, tags: t.tags, preview: base + previewPath(t.id) }));
+          .map((t) => ({
+            id: t.id,
+            name: t.name,
+            category: t.category,
+            tags: t.tags,
+            preview: base + previewPath(t.id),
+          }));
         ctx.reply.json(200, { success: true, count: templates.length, templates });
       },
     },
@@ -132,7 +141,7 @@ export function templateRoutes(service: Service): Route[] {
       handler: async (ctx) => {
         const { png, etag } = await previewOf(templateOf(ctx));
         const headers = { ETag: etag, 'Cache-Control': PREVIEW_CACHE_CONTROL };
-        if (matches(ctx.headers['if-none-match'], etag)) ctx.reply.send(304, headers, '');
+        if (ifNoneMatch(ctx.headers['if-none-match'], etag)) ctx.reply.send(304, headers, '');
         else ctx.reply.send(200, { 'Content-Type': 'image/png', ...headers }, png);
       },
     },

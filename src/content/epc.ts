@@ -14,7 +14,7 @@ const PURPOSE = /^[A-Z]{4}$/;
 const REFERENCE = /^[A-Z\d]{1,35}$/;
 const AT_MOST_TWO_DECIMALS = /^\d+(?:\.\d{1,2})?$/;
 
-const invalid = (field: string, message: string): ApiError => new ApiError('INVALID_FIELD_VALUE', message, field);
+const invalid = (field: string, message: string): ApiError => new ApiError('INVALID_FIELD_VALUE', { message, field });
 
 function formatAmount(amount: number): string {
   numberInRange(amount, EPC.properties.amount, 'amount');
@@ -46,12 +46,15 @@ function creditorReference(value: string | undefined): string | undefined {
 export function buildEpc(input: EpcInput): string {
   const name = requiredText(input.name, 'name');
   const iban = compactCode(requiredText(input.iban, 'iban'));
-  if (!isValidIban(iban)) throw invalid('iban', 'iban is not a valid IBAN: its ISO 13616 mod-97 checksum does not match.');
+  if (!isValidIban(iban))
+    throw invalid('iban', 'iban is not a valid IBAN: its ISO 13616 mod-97 checksum does not match.');
   const bic = optionalText(input.bic, 'bic')?.toUpperCase();
-  if (bic !== undefined && !BIC.test(bic)) throw invalid('bic', 'bic must be 8 or 11 letters and digits, e.g. COBADEFFXXX.');
+  if (bic !== undefined && !BIC.test(bic))
+    throw invalid('bic', 'bic must be 8 or 11 letters and digits, e.g. COBADEFFXXX.');
   const amount = input.amount === undefined ? undefined : formatAmount(input.amount);
   const purpose = optionalText(input.purpose, 'purpose');
-  if (purpose !== undefined && !PURPOSE.test(purpose)) throw invalid('purpose', 'purpose must be four capital letters, e.g. CHAR.');
+  if (purpose !== undefined && !PURPOSE.test(purpose))
+    throw invalid('purpose', 'purpose must be four capital letters, e.g. CHAR.');
   const reference = creditorReference(input.remittanceReference);
   const text = optionalText(input.remittanceText, 'remittanceText');
   if (reference !== undefined && text !== undefined) {
@@ -61,10 +64,15 @@ export function buildEpc(input: EpcInput): string {
 
   const elements = ['BCD', '002', '1', 'SCT', bic, name, iban, amount, purpose, reference, text, information];
   // Trailing empty elements may be left out, and the last element carries no line break.
-  const payload = elements.map((element) => element ?? '').join('\n').replace(/\n+$/, '');
+  const payload = elements
+    .map((element) => element ?? '')
+    .join('\n')
+    .replace(/\n+$/, '');
   const bytes = utf8Bytes(payload);
   if (bytes > MAX_PAYLOAD_BYTES) {
-    throw new ApiError('CONTENT_TOO_LONG', `The EPC payload is ${bytes} bytes; EPC069-12 allows at most ${MAX_PAYLOAD_BYTES}.`);
+    throw new ApiError('CONTENT_TOO_LONG', {
+      message: `The EPC payload is ${bytes} bytes; EPC069-12 allows at most ${MAX_PAYLOAD_BYTES}.`,
+    });
   }
   return payload;
 }

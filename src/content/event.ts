@@ -15,11 +15,10 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?
 /** The instant as an iCalendar UTC date-time, `YYYYMMDDTHHMMSSZ` (RFC 5545 §3.3.5, form #2). */
 function toUtc(value: string, field: string): { instant: number; text: string } {
   const invalid = (): ApiError =>
-    new ApiError(
-      'INVALID_FIELD_VALUE',
-      `${field} must be an ISO 8601 date-time with an offset, e.g. 2025-07-14T20:30:00+02:00 or 2025-07-14T18:30:00Z.`,
+    new ApiError('INVALID_FIELD_VALUE', {
+      message: `${field} must be an ISO 8601 date-time with an offset, e.g. 2025-07-14T20:30:00+02:00 or 2025-07-14T18:30:00Z.`,
       field,
-    );
+    });
   const m = DATE_TIME.exec(value);
   if (m === null) throw invalid();
   const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number);
@@ -48,7 +47,7 @@ export function buildEvent(input: EventInput): string {
   const location = optionalText(input.location, 'location');
   const description = optionalText(input.description, 'description', { multiline: true });
   if (end !== undefined && end.instant <= start.instant) {
-    throw new ApiError('INVALID_FIELD_VALUE', 'end must be later than start.', 'end');
+    throw new ApiError('INVALID_FIELD_VALUE', { message: 'end must be later than start.', field: 'end' });
   }
 
   const lines = ['BEGIN:VEVENT', `SUMMARY:${escapeText(summary)}`, `DTSTART:${start.text}`];

@@ -46,17 +46,17 @@ export function optionalText(value: string | undefined, field: string, rules: Te
   if (value === undefined || value.trim() === '') return undefined;
   if ((rules.multiline ? NOT_IN_TEXT : NOT_IN_ONE_LINE).test(value)) {
     const what = rules.multiline ? 'control characters' : 'line breaks or control characters';
-    throw new ApiError('INVALID_FIELD_VALUE', `${field} must not contain ${what}.`, field);
+    throw new ApiError('INVALID_FIELD_VALUE', { message: `${field} must not contain ${what}.`, field });
   }
   if (rules.format !== undefined && !FORMATS[rules.format].test(value)) {
-    throw new ApiError('INVALID_FIELD_VALUE', `${field} must be ${FORMATS[rules.format].hint}.`, field);
+    throw new ApiError('INVALID_FIELD_VALUE', { message: `${field} must be ${FORMATS[rules.format].hint}.`, field });
   }
   return value;
 }
 
 export function requiredText(value: string | undefined, field: string, rules: TextRules = {}): string {
   const text = optionalText(value, field, rules);
-  if (text === undefined) throw new ApiError('MISSING_REQUIRED_FIELD', `${field} is required.`, field);
+  if (text === undefined) throw new ApiError('MISSING_REQUIRED_FIELD', { message: `${field} is required.`, field });
   return text;
 }
 
@@ -65,9 +65,12 @@ export const compactPhone = (phone: string): string => phone.replace(/ /g, '');
 
 /** A required number inside the bounds its schema states. */
 export function numberInRange(value: number | undefined, bounds: NumberBounds, field: string): number {
-  if (value === undefined) throw new ApiError('MISSING_REQUIRED_FIELD', `${field} is required.`, field);
+  if (value === undefined) throw new ApiError('MISSING_REQUIRED_FIELD', { message: `${field} is required.`, field });
   if (!(value >= bounds.minimum && value <= bounds.maximum)) {
-    throw new ApiError('VALUE_OUT_OF_RANGE', `${field} must be between ${bounds.minimum} and ${bounds.maximum}.`, field);
+    throw new ApiError('VALUE_OUT_OF_RANGE', {
+      message: `${field} must be between ${bounds.minimum} and ${bounds.maximum}.`,
+      field,
+    });
   }
   return value;
 }
@@ -78,7 +81,9 @@ export const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8
 export function fitQr(payload: string): string {
   const bytes = utf8Bytes(payload);
   if (bytes > QR_MAX_BYTES) {
-    throw new ApiError('CONTENT_TOO_LONG', `The payload is ${bytes} bytes; a QR code holds at most ${QR_MAX_BYTES}.`);
+    throw new ApiError('CONTENT_TOO_LONG', {
+      message: `The payload is ${bytes} bytes; a QR code holds at most ${QR_MAX_BYTES}.`,
+    });
   }
   return payload;
 }

@@ -26,4 +26,5 @@ export function foldLine(line: string): string {
 }
 
 /** Joins content lines the way vCard and iCalendar want them: each folded and ended by CRLF. */
-export const foldContentLines = (lines: readonly string[]): string => lines.map((line) => `${foldLine(line)}\r\n`).join('');
+export const foldContentLines = (lines: readonly string[]): string =>
+  lines.map((line) => `${foldLine(line)}\r\n`).join('');

@@ -22,7 +22,8 @@ export function buildMecard(input: MecardInput): string {
 
   // Readers (ZXing among them) drop a MECARD that has no N field.
   const names = [lastName, firstName].filter((name) => name !== undefined).map(escapeMecard);
-  if (names.length === 0) throw new ApiError('MISSING_REQUIRED_FIELD', 'Give firstName, lastName or both.', 'firstName');
+  if (names.length === 0)
+    throw new ApiError('MISSING_REQUIRED_FIELD', { message: 'Give firstName, lastName or both.', field: 'firstName' });
 
   const fields = [`N:${names.join(',')}`];
   if (phone !== undefined) fields.push(`TEL:${escapeMecard(compactPhone(phone))}`);

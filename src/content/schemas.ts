@@ -7,8 +7,16 @@
  * descriptions document them so the published OpenAPI document tells the whole contract.
  */
 /** Contact fields shared by the vCard and MECARD helpers, so both check and document them alike. */
-const FIRST_NAME = { type: 'string', maxLength: 100, description: 'Given name. One line, at most 100 characters.' } as const;
-const LAST_NAME = { type: 'string', maxLength: 100, description: 'Family name. One line, at most 100 characters.' } as const;
+const FIRST_NAME = {
+  type: 'string',
+  maxLength: 100,
+  description: 'Given name. One line, at most 100 characters.',
+} as const;
+const LAST_NAME = {
+  type: 'string',
+  maxLength: 100,
+  description: 'Family name. One line, at most 100 characters.',
+} as const;
 const EMAIL = {
   type: 'string',
   maxLength: 254,
@@ -95,7 +103,12 @@ export const CONTENT_SCHEMAS = {
     additionalProperties: false,
     required: ['latitude', 'longitude'],
     properties: {
-      latitude: { type: 'number', minimum: -90, maximum: 90, description: 'Latitude in decimal degrees, -90 to 90 (WGS 84).' },
+      latitude: {
+        type: 'number',
+        minimum: -90,
+        maximum: 90,
+        description: 'Latitude in decimal degrees, -90 to 90 (WGS 84).',
+      },
       longitude: {
         type: 'number',
         minimum: -180,
@@ -105,7 +118,8 @@ export const CONTENT_SCHEMAS = {
       query: {
         type: 'string',
         maxLength: 200,
-        description: 'Optional label or search text for map applications, appended as ?q=. One line, at most 200 characters.',
+        description:
+          'Optional label or search text for map applications, appended as ?q=. One line, at most 200 characters.',
       },
     },
   },
@@ -119,7 +133,8 @@ export const CONTENT_SCHEMAS = {
       to: {
         type: 'string',
         maxLength: 254,
-        description: 'Recipient address such as name@example.com. Required; checked loosely (one @, a dot in the domain, no spaces).',
+        description:
+          'Recipient address such as name@example.com. Required; checked loosely (one @, a dot in the domain, no spaces).',
       },
       subject: { type: 'string', maxLength: 255, description: 'Subject line. One line, at most 255 characters.' },
       body: {
@@ -185,7 +200,11 @@ export const CONTENT_SCHEMAS = {
       email: EMAIL,
       url: WEBSITE,
       address: { type: 'string', maxLength: 500, description: 'Postal address as free text; line breaks allowed.' },
-      note: { type: 'string', maxLength: 1000, description: 'Free-text note; line breaks allowed. At most 1000 characters.' },
+      note: {
+        type: 'string',
+        maxLength: 1000,
+        description: 'Free-text note; line breaks allowed. At most 1000 characters.',
+      },
     },
   },
 
@@ -197,7 +216,11 @@ export const CONTENT_SCHEMAS = {
     additionalProperties: false,
     required: ['summary', 'start'],
     properties: {
-      summary: { type: 'string', maxLength: 255, description: 'Event title. Required; one line, at most 255 characters.' },
+      summary: {
+        type: 'string',
+        maxLength: 255,
+        description: 'Event title. Required; one line, at most 255 characters.',
+      },
       start: {
         type: 'string',
         maxLength: 40,
@@ -210,7 +233,11 @@ export const CONTENT_SCHEMAS = {
         maxLength: 40,
         description: 'Optional end, in the same format as start; must be later than start.',
       },
-      location: { type: 'string', maxLength: 255, description: 'Where the event takes place. One line, at most 255 characters.' },
+      location: {
+        type: 'string',
+        maxLength: 255,
+        description: 'Where the event takes place. One line, at most 255 characters.',
+      },
       description: {
         type: 'string',
         maxLength: 2000,
@@ -243,13 +270,15 @@ export const CONTENT_SCHEMAS = {
       bic: {
         type: 'string',
         maxLength: 11,
-        description: 'Optional BIC of the beneficiary bank (8 or 11 characters); optional within the EEA since version 002.',
+        description:
+          'Optional BIC of the beneficiary bank (8 or 11 characters); optional within the EEA since version 002.',
       },
       amount: {
         type: 'number',
         minimum: 0.01,
         maximum: 999999999.99,
-        description: 'Optional amount in euros, 0.01 to 999999999.99, with at most two decimals. Left empty, the payer enters it.',
+        description:
+          'Optional amount in euros, 0.01 to 999999999.99, with at most two decimals. Left empty, the payer enters it.',
       },
       purpose: {
         type: 'string',
@@ -272,7 +301,8 @@ export const CONTENT_SCHEMAS = {
       information: {
         type: 'string',
         maxLength: 70,
-        description: 'Optional beneficiary-to-originator information (a note to the payer). One line, at most 70 characters.',
+        description:
+          'Optional beneficiary-to-originator information (a note to the payer). One line, at most 70 characters.',
       },
     },
   },

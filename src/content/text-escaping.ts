@@ -6,5 +6,4 @@ export const backslashEscape = (value: string, specials: RegExp): string => valu
  * the same characters, and a line break of any platform becomes the two characters `\n`, since a raw one
  * would end the content line.
  */
-export const escapeText = (value: string): string =>
-  backslashEscape(value, /[\\;,]/g).replace(/\r\n|\r|\n/g, '\\n');
+export const escapeText = (value: string): string => backslashEscape(value, /[\\;,]/g).replace(/\r\n|\r|\n/g, '\\n');

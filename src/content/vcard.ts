@@ -20,7 +20,10 @@ export function buildVcard(input: VcardInput): string {
   // FN is mandatory in vCard 3.0 and must name someone or something.
   const fullName = [firstName, lastName].filter((part) => part !== undefined).join(' ') || organization;
   if (fullName === undefined) {
-    throw new ApiError('MISSING_REQUIRED_FIELD', 'Give at least one of firstName, lastName or organization.', 'firstName');
+    throw new ApiError('MISSING_REQUIRED_FIELD', {
+      message: 'Give at least one of firstName, lastName or organization.',
+      field: 'firstName',
+    });
   }
 
   const lines = [

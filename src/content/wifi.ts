@@ -40,7 +40,10 @@ const escapeWifi = (value: string): string => backslashEscape(value, WIFI_SPECIA
 export function buildWifi(input: WifiInput): string {
   const ssid = requiredText(input.ssid, 'ssid');
   if (utf8Bytes(ssid) > SSID_MAX_BYTES) {
-    throw new ApiError('INVALID_FIELD_VALUE', `ssid is ${utf8Bytes(ssid)} bytes in UTF-8; an SSID has at most ${SSID_MAX_BYTES}.`, 'ssid');
+    throw new ApiError('INVALID_FIELD_VALUE', {
+      message: `ssid is ${utf8Bytes(ssid)} bytes in UTF-8; an SSID has at most ${SSID_MAX_BYTES}.`,
+      field: 'ssid',
+    });
   }
   const encryption = input.encryption ?? WIFI.properties.encryption.default;
   const hidden = input.hidden ?? WIFI.properties.hidden.default;
@@ -51,7 +54,10 @@ export function buildWifi(input: WifiInput): string {
     const password = requiredText(input.password, 'password');
     const rule = KEY_RULES[encryption];
     if (!rule.accepts(password)) {
-      throw new ApiError('INVALID_FIELD_VALUE', `A ${encryption} password must be ${rule.hint}.`, 'password');
+      throw new ApiError('INVALID_FIELD_VALUE', {
+        message: `A ${encryption} password must be ${rule.hint}.`,
+        field: 'password',
+      });
     }
     passwordField = `P:${escapeWifi(password)};`;
   }

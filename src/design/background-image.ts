@@ -24,12 +24,20 @@ const EPS = 1e-9;
 const greyOf = (c: Rgba) => luma(c.r, c.g, c.b);
 
 /** Which part of the image is drawn (source pixels) and where on the canvas (canvas pixels). */
-function placement(img: RgbaRaster, fit: RenderConfig['backgroundImageFit'], width: number, height: number): { rect: Box; box: Box } {
+function placement(
+  img: RgbaRaster,
+  fit: RenderConfig['backgroundImageFit'],
+  width: number,
+  height: number,
+): { rect: Box; box: Box } {
   if (fit === 'cover') {
     const s = Math.max(width / img.width, height / img.height);
     const w = Math.min(img.width, Math.round(width / s));
     const h = Math.min(img.height, Math.round(height / s));
-    return { rect: { x: Math.floor((img.width - w) / 2), y: Math.floor((img.height - h) / 2), w, h }, box: { x: 0, y: 0, w: width, h: height } };
+    return {
+      rect: { x: Math.floor((img.width - w) / 2), y: Math.floor((img.height - h) / 2), w, h },
+      box: { x: 0, y: 0, w: width, h: height },
+    };
   }
   const s = Math.min(width / img.width, height / img.height);
   const w = img.width * s;
@@ -45,11 +53,18 @@ function underSymbol(px: RgbaRaster, box: Box, layout: Layout): RgbaRaster | nul
   const s = symbolBox(layout);
   const kx = px.width / box.w;
   const ky = px.height / box.h;
-  const x0 = Math.max(0, Math.floor((s.x - box.x) * kx)), x1 = Math.min(px.width, Math.ceil((s.x + s.w - box.x) * kx));
-  const y0 = Math.max(0, Math.floor((s.y - box.y) * ky)), y1 = Math.min(px.height, Math.ceil((s.y + s.h - box.y) * ky));
+  const x0 = Math.max(0, Math.floor((s.x - box.x) * kx)),
+    x1 = Math.min(px.width, Math.ceil((s.x + s.w - box.x) * kx));
+  const y0 = Math.max(0, Math.floor((s.y - box.y) * ky)),
+    y1 = Math.min(px.height, Math.ceil((s.y + s.h - box.y) * ky));
   if (x1 <= x0 || y1 <= y0) return null;
   const f = Math.max(1, (layout.modulePx * kx) / ANALYSIS_PX_PER_MODULE);
-  return resample(px, { x: x0, y: y0, w: x1 - x0, h: y1 - y0 }, Math.max(1, Math.round((x1 - x0) / f)), Math.max(1, Math.round((y1 - y0) / f)));
+  return resample(
+    px,
+    { x: x0, y: y0, w: x1 - x0, h: y1 - y0 },
+    Math.max(1, Math.round((x1 - x0) / f)),
+    Math.max(1, Math.round((y1 - y0) / f)),
+  );
 }
 
 /** WCAG luminance is a sum of one term per channel: tabulated once, it costs three lookups a pixel. */
@@ -66,17 +81,31 @@ const lum = (r: number, g: number, b: number) => LUM_R[r]! + LUM_G[g]! + LUM_B[b
 function holdsContrast(sample: RgbaRaster, opacity: number, fgs: Rgba[], bgs: Rgba[]): boolean {
   const p = sample.pixels;
   for (const bg of bgs) {
-    let lo = Infinity, hi = -Infinity;
-    let dark = bg, light = bg;
+    let lo = Infinity,
+      hi = -Infinity;
+    let dark = bg,
+      light = bg;
     for (let i = 0; i < p.length; i += 4) {
       const a = (opacity * p[i + 3]!) / 255;
-      const r = Math.round(bg.r + a * (p[i]! - bg.r)), g = Math.round(bg.g + a * (p[i + 1]! - bg.g)), b = Math.round(bg.b + a * (p[i + 2]! - bg.b));
+      const r = Math.round(bg.r + a * (p[i]! - bg.r)),
+        g = Math.round(bg.g + a * (p[i + 1]! - bg.g)),
+        b = Math.round(bg.b + a * (p[i + 2]! - bg.b));
       const l = lum(r, g, b);
-      if (l < lo) { lo = l; dark = { r, g, b, a: 255 }; }
-      if (l > hi) { hi = l; light = { r, g, b, a: 255 }; }
+      if (l < lo) {
+        lo = l;
+        dark = { r, g, b, a: 255 };
+      }
+      if (l > hi) {
+        hi = l;
+        light = { r, g, b, a: 255 };
+      }
     }
     for (const fg of fgs) {
-      if (contrastRatio(composite(fg, dark), dark) < MIN_CONTRAST || contrastRatio(composite(fg, light), light) < MIN_CONTRAST) return false;
+      if (
+        contrastRatio(composite(fg, dark), dark) < MIN_CONTRAST ||
+        contrastRatio(composite(fg, light), light) < MIN_CONTRAST
+      )
+        return false;
     }
   }
   return true;
@@ -107,7 +136,8 @@ function applyOpacity(px: RgbaRaster, box: Box, layout: Layout, opacity: number,
   const bgGreys = bgs.map(greyOf);
   const [darkest, lightest] = [Math.min(...bgGreys), Math.max(...bgGreys)];
   let allowed = Infinity;
-  for (const bg of bgs) for (const fg of fgs) allowed = Math.min(allowed, QUIET_SHARE * Math.abs(greyOf(bg) - greyOf(composite(fg, bg))));
+  for (const bg of bgs)
+    for (const fg of fgs) allowed = Math.min(allowed, QUIET_SHARE * Math.abs(greyOf(bg) - greyOf(composite(fg, bg))));
   const s = symbolBox(layout);
   const kx = box.w / px.width;
   const ky = box.h / px.height;
@@ -135,7 +165,11 @@ function applyOpacity(px: RgbaRaster, box: Box, layout: Layout, opacity: number,
  * 4:1 against the image where it sits behind the symbol, and faded outside the symbol so the quiet zone
  * stays quiet. It is embedded at no more pixels than it covers on the canvas.
  */
-export async function backgroundImageDecoration(cfg: RenderConfig, bytes: Uint8Array, layout: Layout): Promise<Decorations> {
+export async function backgroundImageDecoration(
+  cfg: RenderConfig,
+  bytes: Uint8Array,
+  layout: Layout,
+): Promise<Decorations> {
   const image = await decodeImage(bytes, 'background');
   const { rect, box } = placement(image, cfg.backgroundImageFit, layout.width, layout.height);
   const px = shrinkToFit(image, rect, box.w, box.h);
@@ -148,8 +182,15 @@ export async function backgroundImageDecoration(cfg: RenderConfig, bytes: Uint8A
   const corrections: Correction[] = [];
   const warnings: string[] = [];
   if (opacity < requested) {
-    corrections.push({ field: 'backgroundImageOpacity', from: requested, to: opacity, reason: `the image behind the code would leave the modules under ${MIN_CONTRAST}:1 contrast` });
-    warnings.push(`The background image opacity was lowered from ${requested} to ${opacity} so the modules keep ${MIN_CONTRAST}:1 contrast.`);
+    corrections.push({
+      field: 'backgroundImageOpacity',
+      from: requested,
+      to: opacity,
+      reason: `the image behind the code would leave the modules under ${MIN_CONTRAST}:1 contrast`,
+    });
+    warnings.push(
+      `The background image opacity was lowered from ${requested} to ${opacity} so the modules keep ${MIN_CONTRAST}:1 contrast.`,
+    );
   }
   const below = opacity > 0 ? [{ kind: 'image' as const, space: 'canvas' as const, box, image: px, opacity: 1 }] : [];
   return { layers: { below, above: [] }, corrections, warnings };

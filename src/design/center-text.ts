@@ -30,7 +30,10 @@ const oddAtLeast = (v: number) => Math.max(1, 2 * Math.ceil((v - 1) / 2) + 1);
  * padding. The symbol's size is odd, so an odd width and height centre it exactly on a module.
  */
 function bandCells(line: TextLine, modulePx: number): { w: number; h: number } {
-  return { w: oddAtLeast((line.width + 2 * SIDE_PAD * line.capHeight) / modulePx), h: oddAtLeast(line.capHeight / CAP_SHARE / modulePx) };
+  return {
+    w: oddAtLeast((line.width + 2 * SIDE_PAD * line.capHeight) / modulePx),
+    h: oddAtLeast(line.capHeight / CAP_SHARE / modulePx),
+  };
 }
 
 /**
@@ -60,18 +63,28 @@ export function centerBand(cfg: RenderConfig, grid: ModuleGrid, layout: Layout):
   let maxWidth = symbolPx;
   let eccLimited = false;
   for (;;) {
-    const line = setLine(spec.text, cfg.fontFamily, { size: fontSize, minSize: fontSize, maxWidth: maxWidth - 2 * SIDE_PAD * capEm * fontSize });
+    const line = setLine(spec.text, cfg.fontFamily, {
+      size: fontSize,
+      minSize: fontSize,
+      maxWidth: maxWidth - 2 * SIDE_PAD * capEm * fontSize,
+    });
     const cells = bandCells(line, mp);
     const shrinkFirst = line.truncated && fontSize > min;
     if (!shrinkFirst && cells.h <= freeRows(size) && cells.w <= size) {
       const covered = bandMask(size, cells);
-      if (coverageRecoverable(size, cfg.eccLevel, covered)) return draw(cfg, spec, line, cells, covered, layout, eccLimited);
+      if (coverageRecoverable(size, cfg.eccLevel, covered))
+        return draw(cfg, spec, line, cells, covered, layout, eccLimited);
       eccLimited = true;
     }
     if (fontSize > min) fontSize = Math.max(min, fontSize * STEP);
     else if (line.glyphs.length > 1) maxWidth *= STEP;
     else {
-      return { ...none, warnings: [`centerText was left out: at ECC ${cfg.eccLevel} this symbol (${size}×${size} modules) cannot give up the modules even a band with ${Math.round(min)} px text would hide. A larger minVersion makes room.`] };
+      return {
+        ...none,
+        warnings: [
+          `centerText was left out: at ECC ${cfg.eccLevel} this symbol (${size}×${size} modules) cannot give up the modules even a band with ${Math.round(min)} px text would hide. A larger minVersion makes room.`,
+        ],
+      };
     }
   }
 }
@@ -83,7 +96,15 @@ function bandMask(size: number, { w, h }: { w: number; h: number }): Uint8Array 
   return mask;
 }
 
-function draw(cfg: RenderConfig, spec: NonNullable<RenderConfig['centerText']>, line: TextLine, cells: { w: number; h: number }, covered: Uint8Array, layout: Layout, eccLimited: boolean): Decorations {
+function draw(
+  cfg: RenderConfig,
+  spec: NonNullable<RenderConfig['centerText']>,
+  line: TextLine,
+  cells: { w: number; h: number },
+  covered: Uint8Array,
+  layout: Layout,
+  eccLimited: boolean,
+): Decorations {
   const { size } = layout;
   const [x0, y0] = [(size - cells.w) / 2, (size - cells.h) / 2];
   const cx = layout.originX + (size * layout.modulePx) / 2;
@@ -95,20 +116,41 @@ function draw(cfg: RenderConfig, spec: NonNullable<RenderConfig['centerText']>, 
     const reason = eccLimited
       ? `a larger band would hide more modules than error correction (ECC ${cfg.eccLevel}) recovers with margin`
       : 'the text is wider than the code at that size';
-    corrections.push({ field: 'centerText.fontSize', from: spec.fontSize, to: Math.round(line.size * 10) / 10, reason });
+    corrections.push({
+      field: 'centerText.fontSize',
+      from: spec.fontSize,
+      to: Math.round(line.size * 10) / 10,
+      reason,
+    });
   }
   if (line.truncated) warnings.push(`centerText was shortened to "${line.text}" to fit the code.`);
   if (line.missing.length) warnings.push(`centerText: no bundled font has ${line.missing.join(' ')}; drawn as "?".`);
   const bandColor = parseHex(spec.backgroundColor ?? cfg.backgroundColor);
   const textColor = parseHex(spec.color ?? cfg.primaryColor);
   // A translucent band shows the background through it.
-  warnings.push(...legibilityWarning('centerText.color', textColor, backgroundColors(cfg).map((b) => composite(bandColor, composite(b.color, WHITE)))));
+  warnings.push(
+    ...legibilityWarning(
+      'centerText.color',
+      textColor,
+      backgroundColors(cfg).map((b) => composite(bandColor, composite(b.color, WHITE))),
+    ),
+  );
   return {
     layers: {
       below: [],
       above: [
-        { kind: 'path', space: 'symbol', d: `M${x0} ${y0}h${cells.w}v${cells.h}h${-cells.w}z`, paint: solid(bandColor) },
-        { kind: 'path', space: 'canvas', d: lineOutline(line, (x) => [1, 0, 0, 1, left + x, baseline]), paint: solid(textColor) },
+        {
+          kind: 'path',
+          space: 'symbol',
+          d: `M${x0} ${y0}h${cells.w}v${cells.h}h${-cells.w}z`,
+          paint: solid(bandColor),
+        },
+        {
+          kind: 'path',
+          space: 'canvas',
+          d: lineOutline(line, (x) => [1, 0, 0, 1, left + x, baseline]),
+          paint: solid(textColor),
+        },
       ],
     },
     cleared: covered,

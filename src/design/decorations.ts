@@ -15,19 +15,28 @@ export interface Decorations {
 }
 
 /** Space the frame and caption take from the canvas, decided before the code is placed. */
-export const decorationInsets = (cfg: RenderConfig, width: number, height: number): Insets => textInsets(cfg, width, height);
+export const decorationInsets = (cfg: RenderConfig, width: number, height: number): Insets =>
+  textInsets(cfg, width, height);
 
 /**
  * Every decoration of a code already encoded and placed, in paint order: the background image and the
  * frame below the code; the logo and the centre text above it.
  */
-export async function decorate(cfg: RenderConfig, assets: RenderAssets, grid: ModuleGrid, layout: Layout): Promise<Decorations> {
+export async function decorate(
+  cfg: RenderConfig,
+  assets: RenderAssets,
+  grid: ModuleGrid,
+  layout: Layout,
+): Promise<Decorations> {
   const images = await imageDecorations(cfg, assets, grid, layout);
   const text = textDecorations(cfg, grid, layout);
   const cleared = images.cleared ?? text.cleared;
   if (images.cleared && text.cleared) for (let i = 0; i < cleared!.length; i++) cleared![i]! |= text.cleared[i]!;
   return {
-    layers: { below: [...images.layers.below, ...text.layers.below], above: [...images.layers.above, ...text.layers.above] },
+    layers: {
+      below: [...images.layers.below, ...text.layers.below],
+      above: [...images.layers.above, ...text.layers.above],
+    },
     ...(cleared && { cleared }),
     corrections: [...images.corrections, ...text.corrections],
     warnings: [...images.warnings, ...text.warnings],

@@ -26,7 +26,12 @@ export function coverageRecoverable(size: number, ecc: EccLevel, covered: Uint8A
   const shortData = Math.floor(total / blocks) - ecLen;
   // Codewords are interleaved (ISO 18004 7.6): data column by column, the long blocks' last codeword after
   // the short blocks have run out, then the check codewords column by column.
-  const blockOf = (p: number) => (p < shortData * blocks ? p % blocks : p < dataTotal ? shortBlocks + p - shortData * blocks : (p - dataTotal) % blocks);
+  const blockOf = (p: number) =>
+    p < shortData * blocks
+      ? p % blocks
+      : p < dataTotal
+        ? shortBlocks + p - shortData * blocks
+        : (p - dataTotal) % blocks;
   const wrong = new Uint16Array(blocks);
   for (let p = 0; p < total; p++) {
     for (let b = 0; b < 8; b++) {

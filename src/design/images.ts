@@ -8,7 +8,12 @@ import type { RenderAssets, RenderConfig } from '../render/types.js';
 const NONE: Decorations = { layers: { below: [], above: [] }, corrections: [], warnings: [] };
 
 /** The background image under the code; the logo (with its plate and cleared modules) over it. */
-export async function imageDecorations(cfg: RenderConfig, assets: RenderAssets, grid: ModuleGrid, layout: Layout): Promise<Decorations> {
+export async function imageDecorations(
+  cfg: RenderConfig,
+  assets: RenderAssets,
+  grid: ModuleGrid,
+  layout: Layout,
+): Promise<Decorations> {
   const [background, logo] = await Promise.all([
     assets.background ? backgroundImageDecoration(cfg, assets.background, layout) : NONE,
     assets.logo ? logoDecoration(cfg, assets.logo, grid, layout) : NONE,

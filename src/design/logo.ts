@@ -18,7 +18,12 @@ import { LIMITS } from '../schema/qr-config.js';
  * centred on the symbol, its corners rounded by `radius` (half the side makes a circle). The plate fills
  * it; every data module it touches is cleared.
  */
-export interface LogoArea { centre: number; side: number; radius: number; logoSide: number }
+export interface LogoArea {
+  centre: number;
+  side: number;
+  radius: number;
+  logoSide: number;
+}
 
 const CORNER_SHARE = { none: 0, square: 0, rounded: 0.2, circle: 0.5 } as const;
 
@@ -42,7 +47,8 @@ function overlaps(a: LogoArea, x: number, y: number): boolean {
 export function clearedModules(grid: ModuleGrid, a: LogoArea): Uint8Array {
   const cleared = new Uint8Array(grid.size * grid.size);
   for (let y = 0; y < grid.size; y++) {
-    for (let x = 0; x < grid.size; x++) if (grid.roles[y * grid.size + x] === ModuleRole.Data && overlaps(a, x, y)) cleared[y * grid.size + x] = 1;
+    for (let x = 0; x < grid.size; x++)
+      if (grid.roles[y * grid.size + x] === ModuleRole.Data && overlaps(a, x, y)) cleared[y * grid.size + x] = 1;
   }
   return cleared;
 }
@@ -71,9 +77,15 @@ export function hidesNeededPattern(grid: ModuleGrid, a: LogoArea): boolean {
  * with the design-wide margin (ecc-budget.ts). The smallest logo (3 %) passes both in every version at H
  * (the tests check all forty).
  */
-export async function logoDecoration(cfg: RenderConfig, bytes: Uint8Array, grid: ModuleGrid, layout: Layout): Promise<Decorations> {
+export async function logoDecoration(
+  cfg: RenderConfig,
+  bytes: Uint8Array,
+  grid: ModuleGrid,
+  layout: Layout,
+): Promise<Decorations> {
   const image = await decodeImage(bytes, 'logo');
-  const fits = (a: LogoArea, cleared: Uint8Array) => !hidesNeededPattern(grid, a) && coverageRecoverable(grid.size, cfg.eccLevel, cleared);
+  const fits = (a: LogoArea, cleared: Uint8Array) =>
+    !hidesNeededPattern(grid, a) && coverageRecoverable(grid.size, cfg.eccLevel, cleared);
   let percent = cfg.logoSizePercent;
   let area = logoArea(cfg, grid.size, percent);
   let cleared = clearedModules(grid, area);
@@ -88,7 +100,12 @@ export async function logoDecoration(cfg: RenderConfig, bytes: Uint8Array, grid:
   if (cfg.logoPlateShape !== 'none') {
     const d: string[] = [];
     emitLoop(d, roundedBox(c - side / 2, c - side / 2, c + side / 2, c + side / 2, corners(radius)));
-    layers.push({ kind: 'path', space: 'symbol', d: d.join(''), paint: solid(parseHex(cfg.logoPlateColor ?? cfg.backgroundColor)) });
+    layers.push({
+      kind: 'path',
+      space: 'symbol',
+      d: d.join(''),
+      paint: solid(parseHex(cfg.logoPlateColor ?? cfg.backgroundColor)),
+    });
   }
   // On a round plate the logo is the square inscribed in the circle of its size.
   const inner = cfg.logoPlateShape === 'circle' ? area.logoSide / Math.SQRT2 : area.logoSide;
@@ -96,14 +113,26 @@ export async function logoDecoration(cfg: RenderConfig, bytes: Uint8Array, grid:
   const h = inner * Math.min(1, image.height / image.width);
   const box: Box = { x: c - w / 2, y: c - h / 2, w, h };
   // Twice the drawn pixels: sharp on high-density screens and when a vector export is zoomed.
-  const pixels = shrinkToFit(image, { x: 0, y: 0, w: image.width, h: image.height }, 2 * w * layout.modulePx, 2 * h * layout.modulePx);
+  const pixels = shrinkToFit(
+    image,
+    { x: 0, y: 0, w: image.width, h: image.height },
+    2 * w * layout.modulePx,
+    2 * h * layout.modulePx,
+  );
   layers.push({ kind: 'image', space: 'symbol', box, image: pixels, opacity: 1 });
 
   const corrections: Correction[] = [];
   const warnings: string[] = [];
   if (percent !== cfg.logoSizePercent) {
-    corrections.push({ field: 'logoSizePercent', from: cfg.logoSizePercent, to: percent, reason: `a larger logo would hide more of this code than ECC ${cfg.eccLevel} can safely recover, or a pattern decoders need` });
-    warnings.push(`The logo was shrunk from ${cfg.logoSizePercent} % to ${percent} % of the code width so the code stays scannable.`);
+    corrections.push({
+      field: 'logoSizePercent',
+      from: cfg.logoSizePercent,
+      to: percent,
+      reason: `a larger logo would hide more of this code than ECC ${cfg.eccLevel} can safely recover, or a pattern decoders need`,
+    });
+    warnings.push(
+      `The logo was shrunk from ${cfg.logoSizePercent} % to ${percent} % of the code width so the code stays scannable.`,
+    );
   }
   return { layers: { below: [], above: layers }, cleared, corrections, warnings };
 }

@@ -69,7 +69,8 @@ export function modulesPath(grid: ModuleGrid, select: (i: number) => boolean, st
   if (style.shape === 'square' && style.scale >= 1 && style.variation <= 0) return squareRuns(sel);
   const { size, on } = sel;
   const sizes = new Float64Array(on.length);
-  for (let i = 0; i < on.length; i++) if (on[i]) sizes[i] = style.scale - style.variation * unitHash(style.seed, i, SIZE_DRAW);
+  for (let i = 0; i < on.length; i++)
+    if (on[i]) sizes[i] = style.scale - style.variation * unitHash(style.seed, i, SIZE_DRAW);
   const draw: ModuleShapeFn = SHAPES[style.shape];
   // Without variation every module has the same size, so a module's outline depends only on which
   // neighbours it has (and its seeded value, for the shapes that read one): format each such outline once.
@@ -82,7 +83,12 @@ export function modulesPath(grid: ModuleGrid, select: (i: number) => boolean, st
       const n = neighbourBits(sel, x, y);
       let loops = memo?.get(n);
       if (!loops) {
-        const cell = { s: sizes[i], n, r: unitHash(style.seed, i, SHAPE_DRAW), sizeAt: (dx: number, dy: number) => sizes[i + dy * size + dx] };
+        const cell = {
+          s: sizes[i],
+          n,
+          r: unitHash(style.seed, i, SHAPE_DRAW),
+          sizeAt: (dx: number, dy: number) => sizes[i + dy * size + dx],
+        };
         loops = draw(cell).map(formatLoop);
         memo?.set(n, loops);
       }
@@ -98,7 +104,10 @@ function squareRuns({ size, on }: Selection): string {
   for (let y = 0; y < size; y++) {
     let x = 0;
     while (x < size) {
-      if (!on[y * size + x]) { x++; continue; }
+      if (!on[y * size + x]) {
+        x++;
+        continue;
+      }
       const start = x;
       while (x < size && on[y * size + x]) x++;
       parts.push(`M${start} ${y}h${x - start}v1h${start - x}z`);

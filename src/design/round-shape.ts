@@ -80,21 +80,35 @@ export function roundShapeLayers(cfg: RenderConfig, grid: ModuleGrid, layout: La
     for (let x = 0; x < n; x++) {
       const quiet = x >= reach && x < n - reach && y >= reach && y < n - reach;
       if (quiet || unitHash(seed, y * n + x, DECORATION_DRAW) >= DENSITY) continue;
-      if (inside(x, y, c, half, r) && inside(x + 1, y, c, half, r) && inside(x, y + 1, c, half, r) && inside(x + 1, y + 1, c, half, r)) modules[y * n + x] = 1;
+      if (
+        inside(x, y, c, half, r) &&
+        inside(x + 1, y, c, half, r) &&
+        inside(x, y + 1, c, half, r) &&
+        inside(x + 1, y + 1, c, half, r)
+      )
+        modules[y * n + x] = 1;
     }
   }
   const decoration = modulesPath({ size: n, modules, roles: new Uint8Array(n * n) }, () => true, {
-    shape: cfg.moduleShape, scale: cfg.moduleScale, variation: cfg.moduleSizeVariation, seed,
+    shape: cfg.moduleShape,
+    scale: cfg.moduleScale,
+    variation: cfg.moduleSizeVariation,
+    seed,
   });
   const rim: string[] = [];
   const o = c - side / 2;
   emitLoop(rim, roundedBox(o, o, o + side, o + side, corners(radius)));
-  emitLoop(rim, hole(roundedBox(o + ring, o + ring, o + side - ring, o + side - ring, corners(Math.max(0, radius - ring)))));
-  return [{
-    kind: 'path',
-    space: 'symbol',
-    d: decoration + rim.join(''),
-    paint: paintOf(cfg.primaryColor, cfg.foregroundGradient, { x: offset, y: offset, w: size, h: size }),
-    transform: [1, 0, 0, 1, -offset, -offset],
-  }];
+  emitLoop(
+    rim,
+    hole(roundedBox(o + ring, o + ring, o + side - ring, o + side - ring, corners(Math.max(0, radius - ring)))),
+  );
+  return [
+    {
+      kind: 'path',
+      space: 'symbol',
+      d: decoration + rim.join(''),
+      paint: paintOf(cfg.primaryColor, cfg.foregroundGradient, { x: offset, y: offset, w: size, h: size }),
+      transform: [1, 0, 0, 1, -offset, -offset],
+    },
+  ];
 }

@@ -21,14 +21,22 @@ const MIN_SHARE = 0.6;
 const ARC = (150 * Math.PI) / 180;
 
 /** ctaText, or the default caption of a frame with a place for text. */
-const captionText = (cfg: RenderConfig): string | undefined => cfg.ctaText ?? (frameOf(cfg.frameStyle).slot ? DEFAULT_CAPTION : undefined);
+const captionText = (cfg: RenderConfig): string | undefined =>
+  cfg.ctaText ?? (frameOf(cfg.frameStyle).slot ? DEFAULT_CAPTION : undefined);
 
 /** The square of the code block (symbol and quiet zone), or the rounded outline around it, for a block of side `block`. */
-const outlineOf = (cfg: RenderConfig, block: number) => roundOutline(cfg.qrShapeRadius, block) ?? { side: block, corner: 0 };
+const outlineOf = (cfg: RenderConfig, block: number) =>
+  roundOutline(cfg.qrShapeRadius, block) ?? { side: block, corner: 0 };
 
 function frameSpace(cfg: RenderConfig, width: number, height: number): FrameSpace {
   const outline = outlineOf(cfg, 1);
-  return { width, height, u: Math.min(width, height) / 100, caption: captionText(cfg) !== undefined, corner: outline.corner / outline.side };
+  return {
+    width,
+    height,
+    u: Math.min(width, height) / 100,
+    caption: captionText(cfg) !== undefined,
+    corner: outline.corner / outline.side,
+  };
 }
 
 /**
@@ -42,7 +50,12 @@ export function textInsets(cfg: RenderConfig, width: number, height: number): In
   // A rounded outline keeps a margin of its own, so it never runs into the canvas edge or the frame.
   const round = growth > 1 ? (area - (area - 2 * U.margin * frameSpace(cfg, width, height).u) / growth) / 2 : 0;
   // Whole pixels, so the layout keeps every module on the pixel grid.
-  return { top: Math.ceil(f.top + round), right: Math.ceil(f.right + round), bottom: Math.ceil(f.bottom + round), left: Math.ceil(f.left + round) };
+  return {
+    top: Math.ceil(f.top + round),
+    right: Math.ceil(f.right + round),
+    bottom: Math.ceil(f.bottom + round),
+    left: Math.ceil(f.left + round),
+  };
 }
 
 /** The square of the symbol and its quiet zone, or the rounded outline around it, in canvas pixels. */
@@ -63,7 +76,12 @@ export function textDecorations(cfg: RenderConfig, grid: ModuleGrid, layout: Lay
   if (drawing.shapes.length) {
     const d: string[] = [];
     for (const l of drawing.shapes) emitLoop(d, l);
-    below.push({ kind: 'path', space: 'canvas', d: d.join(''), paint: solid(parseHex(cfg.frameColor ?? cfg.primaryColor)) });
+    below.push({
+      kind: 'path',
+      space: 'canvas',
+      d: d.join(''),
+      paint: solid(parseHex(cfg.frameColor ?? cfg.primaryColor)),
+    });
   }
   const text = captionText(cfg);
   if (drawing.caption && text) below.push(captionLayer(cfg, drawing.caption, text, warnings));
@@ -79,7 +97,9 @@ export function textDecorations(cfg: RenderConfig, grid: ModuleGrid, layout: Lay
 /** The caption's colour: the background's on a filled band (opaque, or it would vanish), else the text colours the request set. */
 function captionPaint(cfg: RenderConfig, filled: boolean) {
   if (cfg.frameTextColor) return solid(parseHex(cfg.frameTextColor));
-  return filled ? solid({ ...parseHex(cfg.backgroundColor), a: 255 }) : solid(parseHex(cfg.ctaTextColor ?? cfg.primaryColor));
+  return filled
+    ? solid({ ...parseHex(cfg.backgroundColor), a: 255 })
+    : solid(parseHex(cfg.ctaTextColor ?? cfg.primaryColor));
 }
 
 function captionLayer(cfg: RenderConfig, caption: Caption, text: string, warnings: string[]): PathLayer {
@@ -94,8 +114,19 @@ function captionLayer(cfg: RenderConfig, caption: Caption, text: string, warning
   const filled = caption.kind === 'arc' || caption.filled;
   const paint = captionPaint(cfg, filled);
   const under = filled ? [parseHex(cfg.frameColor ?? cfg.primaryColor)] : backgroundColors(cfg).map((b) => b.color);
-  warnings.push(...legibilityWarning(cfg.frameTextColor ? 'frameTextColor' : filled ? 'the frame text' : 'ctaTextColor', paint.color, under));
-  return { kind: 'path', space: 'canvas', d: lineOutline(line, caption.kind === 'line' ? straight(line, caption.box) : alongRing(line, caption)), paint };
+  warnings.push(
+    ...legibilityWarning(
+      cfg.frameTextColor ? 'frameTextColor' : filled ? 'the frame text' : 'ctaTextColor',
+      paint.color,
+      under,
+    ),
+  );
+  return {
+    kind: 'path',
+    space: 'canvas',
+    d: lineOutline(line, caption.kind === 'line' ? straight(line, caption.box) : alongRing(line, caption)),
+    paint,
+  };
 }
 
 /** Centred in the box, the capitals centred on its middle. */

@@ -3,7 +3,13 @@ import { FALLBACK, fontOf, type FontFamily } from './fonts.js';
 import type { Affine } from '../render/scene.js';
 
 /** One glyph on a line; `x`, `y` (its shaped offset, up) and `advance` in ems: multiply by the size for pixels. */
-interface Placed { font: Font; glyph: Glyph; x: number; y: number; advance: number }
+interface Placed {
+  font: Font;
+  glyph: Glyph;
+  x: number;
+  y: number;
+  advance: number;
+}
 
 /** A single line of text set in a bundled font, ready to be drawn as outlines. */
 export interface TextLine {
@@ -23,7 +29,11 @@ export interface TextLine {
 }
 
 /** How a line is fitted: set at `size`, shrunk towards `minSize` to fit `maxWidth`, then cut. */
-export interface Fit { size: number; minSize: number; maxWidth: number }
+export interface Fit {
+  size: number;
+  minSize: number;
+  maxWidth: number;
+}
 
 const ELLIPSIS = '…';
 const REPLACEMENT = '?';
@@ -34,7 +44,11 @@ const REPLACEMENT = '?';
  * boxes or not at all.
  */
 export const cleanText = (text: string): string =>
-  text.normalize('NFC').replace(/[\s\p{Zs}]+/gu, ' ').replace(/[\p{Cc}\p{Cf}]/gu, '').trim();
+  text
+    .normalize('NFC')
+    .replace(/[\s\p{Zs}]+/gu, ' ')
+    .replace(/[\p{Cc}\p{Cf}]/gu, '')
+    .trim();
 
 const has = (font: Font, ch: string) => font.hasGlyphForCodePoint(ch.codePointAt(0)!);
 
@@ -116,7 +130,15 @@ export function setLine(text: string, family: FontFamily, fit: Fit): TextLine {
     missing.length = 0;
     set = place(fonts, shown, missing);
   }
-  return { text: shown, size, width: set.width * size, capHeight: capEm * size, glyphs: set.glyphs, missing: [...new Set(missing)], truncated };
+  return {
+    text: shown,
+    size,
+    width: set.width * size,
+    capHeight: capEm * size,
+    glyphs: set.glyphs,
+    missing: [...new Set(missing)],
+    truncated,
+  };
 }
 
 const num = (n: number) => String(Math.round(n * 100) / 100);
@@ -133,7 +155,8 @@ export function lineOutline(line: TextLine, at: (x: number, advance: number) => 
     const lift = g.y * g.font.unitsPerEm;
     const [a, b, c, d, e, f] = at(g.x * line.size, g.advance * line.size);
     // Font units are y-up; the glyph's pixel space is y-down.
-    const pt = (x: number, y: number) => `${num(a * x * k - c * (y + lift) * k + e)} ${num(b * x * k - d * (y + lift) * k + f)}`;
+    const pt = (x: number, y: number) =>
+      `${num(a * x * k - c * (y + lift) * k + e)} ${num(b * x * k - d * (y + lift) * k + f)}`;
     let [cx, cy, sx, sy] = [0, 0, 0, 0];
     for (const { command, args } of g.glyph.path.commands) {
       const [x1 = 0, y1 = 0, x2 = 0, y2 = 0, x3 = 0, y3 = 0] = args;
@@ -147,7 +170,9 @@ export function lineOutline(line: TextLine, at: (x: number, advance: number) => 
           [cx, cy] = [x1, y1];
           break;
         case 'quadraticCurveTo':
-          out.push(`C${pt(cx + (2 / 3) * (x1 - cx), cy + (2 / 3) * (y1 - cy))} ${pt(x2 + (2 / 3) * (x1 - x2), y2 + (2 / 3) * (y1 - y2))} ${pt(x2, y2)}`);
+          out.push(
+            `C${pt(cx + (2 / 3) * (x1 - cx), cy + (2 / 3) * (y1 - cy))} ${pt(x2 + (2 / 3) * (x1 - x2), y2 + (2 / 3) * (y1 - y2))} ${pt(x2, y2)}`,
+          );
           [cx, cy] = [x2, y2];
           break;
         case 'bezierCurveTo':

@@ -8,7 +8,8 @@ import type { Reply } from './response.js';
  */
 export function collectBody(reply: Reply, limit: number, declaredLength: number | undefined): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    const tooLarge = () => new ApiError('PAYLOAD_TOO_LARGE', `Request body is larger than ${Math.round(limit / 1048576)} MB.`);
+    const tooLarge = () =>
+      new ApiError('PAYLOAD_TOO_LARGE', { message: `Request body is larger than ${Math.round(limit / 1048576)} MB.` });
     if (declaredLength !== undefined && declaredLength > limit) {
       reject(tooLarge());
       return;

@@ -13,18 +13,20 @@ export function parseJsonBody(body: Uint8Array): unknown {
   try {
     text = utf8.decode(body);
   } catch {
-    throw new ApiError('INVALID_JSON', 'Request body is not valid UTF-8.');
+    throw new ApiError('INVALID_JSON', { message: 'Request body is not valid UTF-8.' });
   }
   let refused: ApiError | undefined;
   let value: unknown;
   try {
     value = JSON.parse(text, (key, v: unknown) => {
-      if (FORBIDDEN_KEYS.has(key)) refused ??= new ApiError('INVALID_FIELD_VALUE', `Field name "${key}" is not allowed.`, key);
-      else if (typeof v === 'number' && !Number.isFinite(v)) refused ??= new ApiError('VALUE_OUT_OF_RANGE', `${key} is not a finite number.`, key);
+      if (FORBIDDEN_KEYS.has(key))
+        refused ??= new ApiError('INVALID_FIELD_VALUE', { message: `Field name "${key}" is not allowed.`, field: key });
+      else if (typeof v === 'number' && !Number.isFinite(v))
+        refused ??= new ApiError('VALUE_OUT_OF_RANGE', { message: `${key} is not a finite number.`, field: key });
       return v;
     });
   } catch (e) {
-    throw new ApiError('INVALID_JSON', `Request body is not valid JSON: ${(e as Error).message}`);
+    throw new ApiError('INVALID_JSON', { message: `Request body is not valid JSON: ${(e as Error).message}` });
   }
   if (refused) throw refused;
   return value;

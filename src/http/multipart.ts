@@ -11,12 +11,15 @@ const CRLF2 = Buffer.from('\r\n\r\n');
 const boundaryOf = (contentType: string): string => {
   const m = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
   const b = m?.[1] ?? m?.[2];
-  if (!b || b.length > 70) throw new ApiError('INVALID_MULTIPART', 'The multipart Content-Type has no valid boundary.');
+  if (!b || b.length > 70)
+    throw new ApiError('INVALID_MULTIPART', { message: 'The multipart Content-Type has no valid boundary.' });
   return b;
 };
 
 const dispositionParam = (headers: string, key: string): string | undefined => {
-  const m = new RegExp(`;\\s*${key}="((?:[^"\\\\]|\\\\.)*)"`, 'i').exec(headers) ?? new RegExp(`;\\s*${key}=([^;\\s]+)`, 'i').exec(headers);
+  const m =
+    new RegExp(`;\\s*${key}="((?:[^"\\\\]|\\\\.)*)"`, 'i').exec(headers) ??
+    new RegExp(`;\\s*${key}=([^;\\s]+)`, 'i').exec(headers);
   return m?.[1];
 };
 
@@ -29,17 +32,20 @@ export function parseMultipart(body: Uint8Array, contentType: string): Part[] {
   const delimiter = Buffer.from(`--${boundaryOf(contentType)}`);
   const parts: Part[] = [];
   let pos = buf.indexOf(delimiter);
-  if (pos < 0) throw new ApiError('INVALID_MULTIPART', 'The multipart body has no parts.');
+  if (pos < 0) throw new ApiError('INVALID_MULTIPART', { message: 'The multipart body has no parts.' });
   for (;;) {
     pos += delimiter.length;
     if (buf[pos] === 0x2d && buf[pos + 1] === 0x2d) return parts; // closing delimiter "--"
     const headerEnd = buf.indexOf(CRLF2, pos);
     const next = buf.indexOf(delimiter, pos);
-    if (headerEnd < 0 || next < 0 || headerEnd > next) throw new ApiError('INVALID_MULTIPART', 'A multipart part is malformed or the body is truncated.');
+    if (headerEnd < 0 || next < 0 || headerEnd > next)
+      throw new ApiError('INVALID_MULTIPART', { message: 'A multipart part is malformed or the body is truncated.' });
     const headers = buf.toString('latin1', pos, headerEnd);
     const name = dispositionParam(headers, 'name');
     if (!/^\r\ncontent-disposition:\s*form-data/im.test(headers) || name === undefined) {
-      throw new ApiError('INVALID_MULTIPART', 'Every multipart part needs a Content-Disposition: form-data header with a name.');
+      throw new ApiError('INVALID_MULTIPART', {
+        message: 'Every multipart part needs a Content-Disposition: form-data header with a name.',
+      });
     }
     // The part's data ends at the CRLF that precedes the next delimiter.
     const data = buf.subarray(headerEnd + 4, next - 2);

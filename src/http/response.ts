@@ -1,10 +1,21 @@
 import type { HttpResponse } from '@trufflesuite/uws-js-unofficial';
-import { ApiError, type ErrorBody } from '../errors.js';
+import type { ApiError, ErrorBody } from '../errors.js';
 
 export const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 304: 'Not Modified', 400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 404: 'Not Found',
-  405: 'Method Not Allowed', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity',
-  429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 502: 'Bad Gateway',
+  200: 'OK',
+  304: 'Not Modified',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
 };
 
@@ -24,7 +35,10 @@ export class Reply {
    * @param bodyPending the request still has body bytes on the wire; a reply sent before they are read
    *   closes the connection, so the unread rest is never parsed as the next request.
    */
-  constructor(readonly res: HttpResponse, public bodyPending = false) {
+  constructor(
+    readonly res: HttpResponse,
+    public bodyPending = false,
+  ) {
     res.onAborted(() => {
       this.aborted = true;
       this.abort.abort();

@@ -51,14 +51,18 @@ export function startHttp(config: Config, routes: Route[], { uws }: LoadedUws): 
     const started = performance.now();
 
     try {
-      if (headerBytes > config.maxHeaderBytes) throw new ApiError('HEADERS_TOO_LARGE', `Request headers are larger than ${config.maxHeaderBytes} bytes.`);
+      if (headerBytes > config.maxHeaderBytes)
+        throw new ApiError('HEADERS_TOO_LARGE', {
+          message: `Request headers are larger than ${config.maxHeaderBytes} bytes.`,
+        });
       const match = matchRoute(routes, method, path);
-      if (match === null) throw new ApiError('NOT_FOUND', `No endpoint ${path}.`);
+      if (match === null) throw new ApiError('NOT_FOUND', { message: `No endpoint ${path}.` });
       if ('allowed' in match) {
         reply.header('Allow', match.allowed.join(', '));
-        throw new ApiError('METHOD_NOT_ALLOWED', `${path} accepts ${match.allowed.join(', ')}.`);
+        throw new ApiError('METHOD_NOT_ALLOWED', { message: `${path} accepts ${match.allowed.join(', ')}.` });
       }
-      if (!match.route.public && checkSecret && !checkSecret(headers[config.proxySecretHeader])) throw new ApiError('UNAUTHORIZED');
+      if (!match.route.public && checkSecret && !checkSecret(headers[config.proxySecretHeader]))
+        throw new ApiError('UNAUTHORIZED');
 
       let body: Promise<Uint8Array> = Promise.resolve(EMPTY);
       if (hasBody) {
@@ -67,13 +71,22 @@ export function startHttp(config: Config, routes: Route[], { uws }: LoadedUws): 
         body = collectBody(reply, multipart ? config.maxMultipartBytes : config.maxBodyBytes, declared);
         body.catch(() => undefined); // a refusal is answered when the handler awaits it
       }
-      const ctx: RequestContext = { method: method as Method, path, query: new URLSearchParams(rawQuery), headers, params: match.params, reply, body: () => body };
+      const ctx: RequestContext = {
+        method: method as Method,
+        path,
+        query: new URLSearchParams(rawQuery),
+        headers,
+        params: match.params,
+        reply,
+        body: () => body,
+      };
       void dispatch(match.route, ctx).then(() => {
         if (config.logRequests) console.log(`${method} ${path} ${(performance.now() - started).toFixed(1)} ms`);
       });
     } catch (e) {
       if (isApiError(e)) reply.error(e);
-      else if (e instanceof URIError) reply.error(new ApiError('BAD_REQUEST', 'The URL is not correctly percent-encoded.'));
+      else if (e instanceof URIError)
+        reply.error(new ApiError('BAD_REQUEST', { message: 'The URL is not correctly percent-encoded.' }));
       else throw e;
     }
   });

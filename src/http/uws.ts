@@ -21,7 +21,9 @@ export function loadUws(): LoadedUws {
   const dir = dirname(require.resolve(`${UWS_PACKAGE}/package.json`));
   const binary = join(dir, 'binaries', `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`);
   if (!existsSync(binary)) {
-    throw new Error(`${UWS_PACKAGE} has no native build for ${process.platform}-${process.arch} (Node ABI ${process.versions.modules}); refusing to run on its pure-JS fallback.`);
+    throw new Error(
+      `${UWS_PACKAGE} has no native build for ${process.platform}-${process.arch} (Node ABI ${process.versions.modules}); refusing to run on its pure-JS fallback.`,
+    );
   }
   return { uws: require(binary) as typeof Uws, binary };
 }

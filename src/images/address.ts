@@ -6,16 +6,32 @@ import { BlockList, isIP } from 'node:net';
  * documentation and benchmarking nets, the 6to4 relay, multicast and reserved (224/3, broadcast included).
  */
 const FORBIDDEN_V4: [string, number][] = [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 3],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 3],
 ];
 /**
  * Special-purpose blocks inside IPv6 global unicast (2000::/3; everything outside it — loopback, unique
  * local fc00::/7 with the EC2 metadata address fd00:ec2::254, link-local, multicast — is refused anyway):
  * IETF protocol assignments with Teredo, documentation, and 6to4, which tunnels to any IPv4 address.
  */
-const FORBIDDEN_V6: [string, number][] = [['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['3fff::', 20]];
+const FORBIDDEN_V6: [string, number][] = [
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['3fff::', 20],
+];
 
 const forbidden = new BlockList();
 for (const [net, prefix] of FORBIDDEN_V4) forbidden.addSubnet(net, prefix, 'ipv4');
@@ -29,7 +45,10 @@ function ipv6Bytes(address: string): Uint8Array {
   if (quad) text = `${text.slice(0, text.lastIndexOf(':') + 1)}0:0`;
   const [head, tail] = text.split('::') as [string, string | undefined];
   const words = (s: string) => (s ? s.split(':') : []);
-  const groups = tail === undefined ? words(head) : [...words(head), ...Array<string>(8 - words(head).length - words(tail).length).fill('0'), ...words(tail)];
+  const groups =
+    tail === undefined
+      ? words(head)
+      : [...words(head), ...Array<string>(8 - words(head).length - words(tail).length).fill('0'), ...words(tail)];
   groups.forEach((g, i) => {
     const n = parseInt(g, 16);
     bytes[2 * i] = n >> 8;

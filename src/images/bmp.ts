@@ -8,7 +8,11 @@ const BI_BITFIELDS = 3;
 const BI_ALPHABITFIELDS = 6;
 
 /** One channel of a BI_BITFIELDS mask: where it sits and how to widen it to 8 bits. */
-interface Channel { shift: number; max: number; mask: number }
+interface Channel {
+  shift: number;
+  max: number;
+  mask: number;
+}
 
 function channel(mask: number): Channel {
   if (mask === 0) return { shift: 0, max: 0, mask: 0 };
@@ -77,10 +81,16 @@ export function decodeBmp(b: Uint8Array): RgbaRaster {
         out.set(palette.subarray(index * 4, index * 4 + 4), o);
       } else if (bpp === 24) {
         const p = row + x * 3;
-        out[o] = b[p + 2]!; out[o + 1] = b[p + 1]!; out[o + 2] = b[p]!; out[o + 3] = 255;
+        out[o] = b[p + 2]!;
+        out[o + 1] = b[p + 1]!;
+        out[o + 2] = b[p]!;
+        out[o + 3] = 255;
       } else {
         const px = bpp === 16 ? v.getUint16(row + x * 2, true) : v.getUint32(row + x * 4, true);
-        out[o] = read(r, px); out[o + 1] = read(g, px); out[o + 2] = read(bl, px); out[o + 3] = read(a, px);
+        out[o] = read(r, px);
+        out[o + 1] = read(g, px);
+        out[o + 2] = read(bl, px);
+        out[o + 3] = read(a, px);
       }
     }
   }

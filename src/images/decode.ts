@@ -17,16 +17,25 @@ export const IMAGE_LIMITS = { side: 8192, pixels: 40_000_000 } as const;
 
 const NAMES: Record<ImageType, string> = { png: 'PNG', jpg: 'JPEG', gif: 'GIF', bmp: 'BMP', webp: 'WebP' };
 
-const invalid = (field: string, why: string) => new ApiError('INVALID_FIELD_VALUE', `${field} ${why}`, field);
+const invalid = (field: string, why: string) =>
+  new ApiError('INVALID_FIELD_VALUE', { message: `${field} ${why}`, field });
 
 function checkSize(size: Size, field: string): void {
   const { width, height } = size;
   if (width > IMAGE_LIMITS.side || height > IMAGE_LIMITS.side || width * height > IMAGE_LIMITS.pixels) {
-    throw invalid(field, `is ${width}×${height} px; at most ${IMAGE_LIMITS.side} px a side and ${IMAGE_LIMITS.pixels / 1e6} megapixels.`);
+    throw invalid(
+      field,
+      `is ${width}×${height} px; at most ${IMAGE_LIMITS.side} px a side and ${IMAGE_LIMITS.pixels / 1e6} megapixels.`,
+    );
   }
 }
 
-const fromImageData = (img: ImageData): RgbaRaster => ({ kind: 'rgba', width: img.width, height: img.height, pixels: new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength) });
+const fromImageData = (img: ImageData): RgbaRaster => ({
+  kind: 'rgba',
+  width: img.width,
+  height: img.height,
+  pixels: new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength),
+});
 
 /** The first frame, over a transparent logical screen; later frames of an animation are ignored. */
 function decodeGif(b: Uint8Array, field: string): RgbaRaster {
@@ -64,7 +73,12 @@ export async function decodeImage(bytes: Uint8Array, field: string): Promise<Rgb
     image = await DECODERS[type](bytes, field);
   } catch (e) {
     if (e instanceof ApiError) throw e;
-    throw invalid(field, e instanceof BmpError ? `is a BMP this service cannot read (${e.message}).` : `could not be decoded as ${NAMES[type]}.`);
+    throw invalid(
+      field,
+      e instanceof BmpError
+        ? `is a BMP this service cannot read (${e.message}).`
+        : `could not be decoded as ${NAMES[type]}.`,
+    );
   }
   if (image.width === 0 || image.height === 0) throw invalid(field, `is an empty ${NAMES[type]} image.`);
   return image;

@@ -1,6 +1,9 @@
 import type { ImageType } from './sniff.js';
 
-export interface Size { width: number; height: number }
+export interface Size {
+  width: number;
+  height: number;
+}
 
 /**
  * The size an image file declares in its header, read without decoding anything, so an oversized image is
@@ -61,8 +64,14 @@ function jpegSize(b: Uint8Array, v: DataView): Size | null {
   while (o + 4 <= b.length) {
     if (b[o] !== 0xff) return null;
     const marker = b[o + 1]!;
-    if (marker === 0xff) { o++; continue; } // fill byte
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8)) { o += 2; continue; } // no length field
+    if (marker === 0xff) {
+      o++;
+      continue;
+    } // fill byte
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8)) {
+      o += 2;
+      continue;
+    } // no length field
     const len = v.getUint16(o + 2);
     if (isSof(marker)) {
       if (o + 9 > b.length) return null;

@@ -15,7 +15,12 @@ export interface FetchPolicy {
   maxRedirects: number;
 }
 
-export const FETCH_POLICY: FetchPolicy = { allowLoopback: false, timeoutMs: 5000, maxBytes: MAX_IMAGE_BYTES, maxRedirects: 3 };
+export const FETCH_POLICY: FetchPolicy = {
+  allowLoopback: false,
+  timeoutMs: 5000,
+  maxBytes: MAX_IMAGE_BYTES,
+  maxRedirects: 3,
+};
 
 /** A refusal whose message is safe to show the client: it names no address and no internal error. */
 class Refused extends Error {}
@@ -33,7 +38,11 @@ const whenAborted = (signal: AbortSignal) =>
  * The addresses a host name stands for, every one of them allowed. A name with any refused address is
  * refused whole: which one a connection would pick is not ours to predict.
  */
-async function vettedAddresses(hostname: string, policy: FetchPolicy, signal: AbortSignal): Promise<dns.LookupAddress[]> {
+async function vettedAddresses(
+  hostname: string,
+  policy: FetchPolicy,
+  signal: AbortSignal,
+): Promise<dns.LookupAddress[]> {
   const host = hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: dns.LookupAddress[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
@@ -52,10 +61,12 @@ async function vettedAddresses(hostname: string, policy: FetchPolicy, signal: Ab
 }
 
 /** Answers the connection's own name lookup with the addresses already vetted, so a DNS rebind cannot swap them. */
-const pinnedLookup = (addresses: dns.LookupAddress[]): LookupFunction => (_hostname, options, callback) => {
-  if (options.all) callback(null, addresses);
-  else callback(null, addresses[0]!.address, addresses[0]!.family);
-};
+const pinnedLookup =
+  (addresses: dns.LookupAddress[]): LookupFunction =>
+  (_hostname, options, callback) => {
+    if (options.all) callback(null, addresses);
+    else callback(null, addresses[0]!.address, addresses[0]!.family);
+  };
 
 type Hop = { redirect: URL } | { bytes: Uint8Array };
 
@@ -66,7 +77,11 @@ async function hop(url: URL, policy: FetchPolicy, signal: AbortSignal): Promise<
   const addresses = await vettedAddresses(url.hostname, policy, signal);
   const agent = new Agent({ connect: { lookup: pinnedLookup(addresses) } });
   try {
-    const res = await request(url, { dispatcher: agent, signal, headers: { accept: 'image/*', 'user-agent': 'qrfarm-image-fetch' } });
+    const res = await request(url, {
+      dispatcher: agent,
+      signal,
+      headers: { accept: 'image/*', 'user-agent': 'qrfarm-image-fetch' },
+    });
     const location = res.headers.location;
     if (REDIRECTS.has(res.statusCode) && typeof location === 'string') return { redirect: new URL(location, url) };
     if (res.statusCode !== 200) throw new Refused(`the server answered HTTP ${res.statusCode}`);
@@ -94,10 +109,16 @@ async function hop(url: URL, policy: FetchPolicy, signal: AbortSignal): Promise<
  * the connection pinned to the vetted addresses. The whole fetch has `timeoutMs`; the body is cut off past
  * `maxBytes`; the bytes must be an accepted image type. Any failure is INVALID_FIELD_VALUE naming `field`.
  */
-export async function fetchImage(url: string, field: string, policy: FetchPolicy, signal?: AbortSignal): Promise<Uint8Array> {
+export async function fetchImage(
+  url: string,
+  field: string,
+  policy: FetchPolicy,
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
   const timeout = AbortSignal.timeout(policy.timeoutMs);
   const abort = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  const fail = (why: string) => new ApiError('INVALID_FIELD_VALUE', `${field} could not be fetched: ${why}.`, field);
+  const fail = (why: string) =>
+    new ApiError('INVALID_FIELD_VALUE', { message: `${field} could not be fetched: ${why}.`, field });
   try {
     let target = new URL(url);
     for (let redirects = 0; ; redirects++) {
@@ -120,14 +141,23 @@ const URL_FIELDS = { logo: 'logoUrl', background: 'backgroundImageUrl' } as cons
  * Fetches `logoUrl` and `backgroundImageUrl` of a validated body into `assets`, both at once; when one
  * fails the other is abandoned.
  */
-export async function addRemoteAssets(fields: Record<string, unknown>, assets: RenderAssets, policy: FetchPolicy, signal?: AbortSignal): Promise<RenderAssets> {
+export async function addRemoteAssets(
+  fields: Record<string, unknown>,
+  assets: RenderAssets,
+  policy: FetchPolicy,
+  signal?: AbortSignal,
+): Promise<RenderAssets> {
   const controller = new AbortController();
   const abort = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
   await Promise.all(
     (Object.entries(URL_FIELDS) as [keyof typeof URL_FIELDS, string][]).map(async ([file, field]) => {
       const url = fields[field];
       if (typeof url !== 'string') return;
-      if (assets[file]) throw new ApiError('INVALID_FIELD_VALUE', `Send the ${file} once: as a file, as base64 or as ${field}.`, field);
+      if (assets[file])
+        throw new ApiError('INVALID_FIELD_VALUE', {
+          message: `Send the ${file} once: as a file, as base64 or as ${field}.`,
+          field,
+        });
       try {
         assets[file] = await fetchImage(url, field, policy, abort);
       } catch (e) {

@@ -6,7 +6,11 @@ import type { RgbaRaster } from '../render/raster.js';
  * the exact area average of the source pixels under it, fractional edges included. Weights are in source
  * pixels, so each output pixel's weights sum to the scale factor.
  */
-function spans(srcStart: number, srcLen: number, outLen: number): { first: Int32Array; count: Int32Array; weights: Float32Array; offsets: Int32Array } {
+function spans(
+  srcStart: number,
+  srcLen: number,
+  outLen: number,
+): { first: Int32Array; count: Int32Array; weights: Float32Array; offsets: Int32Array } {
   const scale = srcLen / outLen;
   const first = new Int32Array(outLen);
   const count = new Int32Array(outLen);
@@ -31,7 +35,15 @@ function spans(srcStart: number, srcLen: number, outLen: number): { first: Int32
  * a 40-megapixel source costs no more than its own bytes.
  */
 export function resample(src: RgbaRaster, rect: Box, outW: number, outH: number): RgbaRaster {
-  if (rect.x === 0 && rect.y === 0 && rect.w === src.width && rect.h === src.height && outW === src.width && outH === src.height) return src;
+  if (
+    rect.x === 0 &&
+    rect.y === 0 &&
+    rect.w === src.width &&
+    rect.h === src.height &&
+    outW === src.width &&
+    outH === src.height
+  )
+    return src;
   const cols = spans(rect.x, rect.w, outW);
   const rows = spans(rect.y, rect.h, outH);
   const area = (rect.w / outW) * (rect.h / outH);
@@ -47,13 +59,22 @@ export function resample(src: RgbaRaster, rect: Box, outW: number, outH: number)
       // The source row, shrunk horizontally, premultiplied.
       line.fill(0);
       for (let ox = 0, q = 0; ox < outW; ox++, q += 4) {
-        let r = 0, g = 0, b = 0, a = 0;
+        let r = 0,
+          g = 0,
+          b = 0,
+          a = 0;
         let i = (sy * src.width + cols.first[ox]!) * 4;
         for (let j = cols.offsets[ox]!, end = j + cols.count[ox]!; j < end; j++, i += 4) {
           const w = cols.weights[j]! * p[i + 3]!;
-          r += p[i]! * w; g += p[i + 1]! * w; b += p[i + 2]! * w; a += w;
+          r += p[i]! * w;
+          g += p[i + 1]! * w;
+          b += p[i + 2]! * w;
+          a += w;
         }
-        line[q] = r; line[q + 1] = g; line[q + 2] = b; line[q + 3] = a;
+        line[q] = r;
+        line[q + 1] = g;
+        line[q + 2] = b;
+        line[q + 3] = a;
       }
       for (let q = 0; q < acc.length; q++) acc[q]! += line[q]! * wy;
     }

@@ -4,7 +4,8 @@ export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 /** The image types accepted for logos and backgrounds, recognised by their magic bytes. */
 export type ImageType = 'png' | 'jpg' | 'gif' | 'bmp' | 'webp';
 
-const startsWith = (b: Uint8Array, sig: number[], at = 0) => b.length >= at + sig.length && sig.every((v, i) => b[at + i] === v);
+const startsWith = (b: Uint8Array, sig: number[], at = 0) =>
+  b.length >= at + sig.length && sig.every((v, i) => b[at + i] === v);
 
 /** The declared Content-Type of an upload is never trusted: the bytes say what the file is. */
 export function sniffImageType(b: Uint8Array): ImageType | null {

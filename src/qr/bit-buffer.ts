@@ -15,7 +15,7 @@ export class BitBuffer {
     // A byte-sized chunk at a time: at most three steps for the widest field (16-bit counts, 11-bit pairs).
     while (bitCount > 0) {
       const free = 8 - (this.length & 7);
-      const take = free < bitCount ? free : bitCount;
+      const take = Math.min(free, bitCount);
       const chunk = (value >>> (bitCount - take)) & ((1 << take) - 1);
       this.bytes[this.length >>> 3] |= chunk << (free - take);
       this.length += take;

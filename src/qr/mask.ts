@@ -8,14 +8,22 @@ export const MASK_COUNT = 8;
 /** The eight data-mask conditions of ISO 18004 Table 10 (i = row, j = column); true inverts the module. */
 function maskInverts(mask: number, i: number, j: number): boolean {
   switch (mask) {
-    case 0: return (i + j) % 2 === 0;
-    case 1: return i % 2 === 0;
-    case 2: return j % 3 === 0;
-    case 3: return (i + j) % 3 === 0;
-    case 4: return (Math.floor(i / 2) + Math.floor(j / 3)) % 2 === 0;
-    case 5: return ((i * j) % 2) + ((i * j) % 3) === 0;
-    case 6: return (((i * j) % 2) + ((i * j) % 3)) % 2 === 0;
-    default: return (((i + j) % 2) + ((i * j) % 3)) % 2 === 0;
+    case 0:
+      return (i + j) % 2 === 0;
+    case 1:
+      return i % 2 === 0;
+    case 2:
+      return j % 3 === 0;
+    case 3:
+      return (i + j) % 3 === 0;
+    case 4:
+      return (Math.floor(i / 2) + Math.floor(j / 3)) % 2 === 0;
+    case 5:
+      return ((i * j) % 2) + ((i * j) % 3) === 0;
+    case 6:
+      return (((i * j) % 2) + ((i * j) % 3)) % 2 === 0;
+    default:
+      return (((i + j) % 2) + ((i * j) % 3)) % 2 === 0;
   }
 }
 
@@ -108,8 +116,24 @@ function linePenalty(lines: Int32Array, size: number, runStarts: Int32Array): nu
       const r6 = (cur >>> 6) | (next << 26);
       const p = cur & ~r1 & r2 & r3 & r4 & ~r5 & r6;
       if (p !== 0) {
-        const before = (cur << 1) | (prev >>> 31) | (cur << 2) | (prev >>> 30) | (cur << 3) | (prev >>> 29) | (cur << 4) | (prev >>> 28);
-        const after = (cur >>> 7) | (next << 25) | (cur >>> 8) | (next << 24) | (cur >>> 9) | (next << 23) | (cur >>> 10) | (next << 22);
+        const before =
+          (cur << 1) |
+          (prev >>> 31) |
+          (cur << 2) |
+          (prev >>> 30) |
+          (cur << 3) |
+          (prev >>> 29) |
+          (cur << 4) |
+          (prev >>> 28);
+        const after =
+          (cur >>> 7) |
+          (next << 25) |
+          (cur >>> 8) |
+          (next << 24) |
+          (cur >>> 9) |
+          (next << 23) |
+          (cur >>> 10) |
+          (next << 22);
         n3 += popcount(p & (~before | ~after));
       }
     }

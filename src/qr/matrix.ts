@@ -40,7 +40,8 @@ export function alignmentPositions(version: number): number[] {
 const templates: (VersionTemplate | undefined)[] = [];
 
 export function versionTemplate(version: number): VersionTemplate {
-  return (templates[version] ??= buildTemplate(version));
+  templates[version] ??= buildTemplate(version);
+  return templates[version];
 }
 
 function buildTemplate(version: number): VersionTemplate {
@@ -59,7 +60,11 @@ function buildTemplate(version: number): VersionTemplate {
     set(6, i, i % 2 === 0, ModuleRole.Timing);
   }
 
-  for (const [fx, fy] of [[3, 3], [size - 4, 3], [3, size - 4]]) {
+  for (const [fx, fy] of [
+    [3, 3],
+    [size - 4, 3],
+    [3, size - 4],
+  ]) {
     for (let dy = -4; dy <= 4; dy++) {
       for (let dx = -4; dx <= 4; dx++) {
         const x = fx + dx;

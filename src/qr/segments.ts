@@ -49,7 +49,14 @@ const S_ALNUM0 = 5;
 const STATES = 6;
 const S_START = 7;
 const NEW_SEGMENT = 8;
-const STATE_MODE: readonly DataMode[] = [MODE_BYTE, MODE_NUMERIC, MODE_NUMERIC, MODE_NUMERIC, MODE_ALPHANUMERIC, MODE_ALPHANUMERIC];
+const STATE_MODE: readonly DataMode[] = [
+  MODE_BYTE,
+  MODE_NUMERIC,
+  MODE_NUMERIC,
+  MODE_NUMERIC,
+  MODE_ALPHANUMERIC,
+  MODE_ALPHANUMERIC,
+];
 const INF = 0x3fffffff;
 
 /**
@@ -67,7 +74,12 @@ export function optimalSegments(data: Uint8Array, versionClass: number): Segment
   const headAlnum = 4 + COUNT_BITS[MODE_ALPHANUMERIC][versionClass];
   const from = new Uint8Array(n * STATES);
 
-  let cByte = INF, cNum1 = INF, cNum2 = INF, cNum0 = INF, cAlnum1 = INF, cAlnum0 = INF;
+  let cByte = INF,
+    cNum1 = INF,
+    cNum2 = INF,
+    cNum0 = INF,
+    cAlnum1 = INF,
+    cAlnum0 = INF;
   let best = 0;
   let bestState = S_START;
   for (let i = 0; i < n; i++) {
@@ -83,7 +95,9 @@ export function optimalSegments(data: Uint8Array, versionClass: number): Segment
       from[at + S_BYTE] = bestState | NEW_SEGMENT;
     }
 
-    let nNum1 = INF, nNum2 = INF, nNum0 = INF;
+    let nNum1 = INF,
+      nNum2 = INF,
+      nNum0 = INF;
     if (c >= 0x30 && c <= 0x39) {
       if (cNum0 <= best + headNum) {
         nNum1 = cNum0 + 4;
@@ -98,7 +112,8 @@ export function optimalSegments(data: Uint8Array, versionClass: number): Segment
       from[at + S_NUM0] = S_NUM2;
     }
 
-    let nAlnum1 = INF, nAlnum0 = INF;
+    let nAlnum1 = INF,
+      nAlnum0 = INF;
     if (ALNUM_VALUE[c] >= 0) {
       if (cAlnum0 <= best + headAlnum) {
         nAlnum1 = cAlnum0 + 6;
@@ -111,14 +126,34 @@ export function optimalSegments(data: Uint8Array, versionClass: number): Segment
       from[at + S_ALNUM0] = S_ALNUM1;
     }
 
-    cByte = nByte; cNum1 = nNum1; cNum2 = nNum2; cNum0 = nNum0; cAlnum1 = nAlnum1; cAlnum0 = nAlnum0;
+    cByte = nByte;
+    cNum1 = nNum1;
+    cNum2 = nNum2;
+    cNum0 = nNum0;
+    cAlnum1 = nAlnum1;
+    cAlnum0 = nAlnum0;
     best = cByte;
     bestState = S_BYTE;
-    if (cNum1 < best) { best = cNum1; bestState = S_NUM1; }
-    if (cNum2 < best) { best = cNum2; bestState = S_NUM2; }
-    if (cNum0 < best) { best = cNum0; bestState = S_NUM0; }
-    if (cAlnum1 < best) { best = cAlnum1; bestState = S_ALNUM1; }
-    if (cAlnum0 < best) { best = cAlnum0; bestState = S_ALNUM0; }
+    if (cNum1 < best) {
+      best = cNum1;
+      bestState = S_NUM1;
+    }
+    if (cNum2 < best) {
+      best = cNum2;
+      bestState = S_NUM2;
+    }
+    if (cNum0 < best) {
+      best = cNum0;
+      bestState = S_NUM0;
+    }
+    if (cAlnum1 < best) {
+      best = cAlnum1;
+      bestState = S_ALNUM1;
+    }
+    if (cAlnum0 < best) {
+      best = cAlnum0;
+      bestState = S_ALNUM0;
+    }
   }
 
   const segments: Segment[] = [];

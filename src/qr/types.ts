@@ -7,6 +7,7 @@ export type EccLevel = (typeof ECC_LEVELS)[number];
  * (finder eyes, separate colours for timing and alignment patterns) and never restyle what a decoder
  * needs intact.
  */
+// biome-ignore lint/suspicious/noConstEnum: tsc inlines the roles into the encoder's loops; no other package reads them.
 export const enum ModuleRole {
   Data = 0,
   Finder = 1,

@@ -13,7 +13,10 @@ function premultiplied(c: { r: number; g: number; b: number; a: number }): numbe
   return (m(c.r) | (m(c.g) << 8) | (m(c.b) << 16) | (c.a << 24)) >>> 0;
 }
 
-const apply = (m: Affine, x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+const apply = (m: Affine, x: number, y: number): [number, number] => [
+  m[0] * x + m[2] * y + m[4],
+  m[1] * x + m[3] * y + m[5],
+];
 
 /**
  * A canvas drawn by the WASM raster kernel: paths filled with exact-area anti-aliasing, solid or gradient
@@ -29,7 +32,10 @@ export class Canvas {
   private readonly scratch: number;
   private opaque = false;
 
-  constructor(readonly width: number, readonly height: number) {
+  constructor(
+    readonly width: number,
+    readonly height: number,
+  ) {
     const pixels = width * height * 4;
     const accBytes = (width + 2) * height * 4;
     this.canvas = KERNEL_BASE;
@@ -37,7 +43,8 @@ export class Canvas {
     this.lut = this.acc + accBytes;
     this.scratch = this.lut + LUT_SIZE * 4;
     this.k = kernelForCanvas(this.scratch - KERNEL_BASE);
-    if (this.k.LUT_SIZE.value !== LUT_SIZE) throw new Error(`the kernel's gradient tables have ${this.k.LUT_SIZE.value} entries, expected ${LUT_SIZE}`);
+    if (this.k.LUT_SIZE.value !== LUT_SIZE)
+      throw new Error(`the kernel's gradient tables have ${this.k.LUT_SIZE.value} entries, expected ${LUT_SIZE}`);
     // Every fill clears the cells it read; zeroing here also recovers from a render that failed midway.
     new Uint8Array(this.k.memory.buffer, this.acc, accBytes).fill(0);
   }
@@ -81,7 +88,21 @@ export class Canvas {
   private paint(x0: number, y0: number, x1: number, y1: number, paint: Paint, m: Affine): void {
     const k = this.k;
     if (paint.kind === 'solid') {
-      k.fill(this.acc, this.canvas, this.width, x0, y0, x1, y1, k.PAINT_SOLID.value, premultiplied(paint.color), 0, 0, 0, 0);
+      k.fill(
+        this.acc,
+        this.canvas,
+        this.width,
+        x0,
+        y0,
+        x1,
+        y1,
+        k.PAINT_SOLID.value,
+        premultiplied(paint.color),
+        0,
+        0,
+        0,
+        0,
+      );
       return;
     }
     const table = new Uint32Array(k.memory.buffer, this.lut, LUT_SIZE);
@@ -90,14 +111,43 @@ export class Canvas {
       const [ux0, uy0, ux1, uy1] = linearEnds(paint.box, paint.rotation);
       const [ax, ay] = apply(m, ux0, uy0);
       const [bx, by] = apply(m, ux1, uy1);
-      const dx = bx - ax, dy = by - ay;
+      const dx = bx - ax,
+        dy = by - ay;
       const len2 = dx * dx + dy * dy || 1;
-      k.fill(this.acc, this.canvas, this.width, x0, y0, x1, y1, k.PAINT_LINEAR.value, 0, this.lut, dx / len2, dy / len2, -(ax * dx + ay * dy) / len2);
+      k.fill(
+        this.acc,
+        this.canvas,
+        this.width,
+        x0,
+        y0,
+        x1,
+        y1,
+        k.PAINT_LINEAR.value,
+        0,
+        this.lut,
+        dx / len2,
+        dy / len2,
+        -(ax * dx + ay * dy) / len2,
+      );
     } else {
       const [ucx, ucy, r] = radialCircle(paint.box);
       const [cx, cy] = apply(m, ucx, ucy);
       const scale = Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2]));
-      k.fill(this.acc, this.canvas, this.width, x0, y0, x1, y1, k.PAINT_RADIAL.value, 0, this.lut, cx, cy, 1 / (r * scale || 1));
+      k.fill(
+        this.acc,
+        this.canvas,
+        this.width,
+        x0,
+        y0,
+        x1,
+        y1,
+        k.PAINT_RADIAL.value,
+        0,
+        this.lut,
+        cx,
+        cy,
+        1 / (r * scale || 1),
+      );
     }
   }
 
@@ -107,7 +157,19 @@ export class Canvas {
     this.reserve(bytes);
     new Uint8Array(this.k.memory.buffer, this.scratch, bytes).set(image.pixels);
     this.k.premultiply(this.scratch, image.width * image.height);
-    this.k.drawImage(this.scratch, image.width, image.height, this.canvas, this.width, this.height, box.x, box.y, box.w, box.h, Math.round(opacity * 255));
+    this.k.drawImage(
+      this.scratch,
+      image.width,
+      image.height,
+      this.canvas,
+      this.width,
+      this.height,
+      box.x,
+      box.y,
+      box.w,
+      box.h,
+      Math.round(opacity * 255),
+    );
   }
 
   /** The finished canvas as straight RGBA, left in the kernel's memory where it was drawn (kernel.ts, canvasRaster). */

@@ -1,5 +1,10 @@
 /** An sRGB colour with straight (non-premultiplied) alpha, each channel 0–255. */
-export interface Rgba { r: number; g: number; b: number; a: number }
+export interface Rgba {
+  r: number;
+  g: number;
+  b: number;
+  a: number;
+}
 
 export const WHITE: Rgba = { r: 255, g: 255, b: 255, a: 255 };
 
@@ -47,7 +52,10 @@ export function effectiveContrast(fg: Rgba, bg: Rgba): number {
 }
 
 export const toHex = (c: Rgba): string =>
-  '#' + [c.r, c.g, c.b].map((v) => v.toString(16).padStart(2, '0')).join('').toUpperCase() + (c.a === 255 ? '' : c.a.toString(16).padStart(2, '0').toUpperCase());
+  `#${[c.r, c.g, c.b]
+    .map((v) => v.toString(16).padStart(2, '0'))
+    .join('')
+    .toUpperCase()}${c.a === 255 ? '' : c.a.toString(16).padStart(2, '0').toUpperCase()}`;
 
 /** SVG/PDF paint form: opaque hex plus a separate opacity, which every SVG viewer understands. */
 export const svgPaint = (c: Rgba): { color: string; opacity: number } => ({

@@ -58,8 +58,16 @@ export function flattenPath(d: string, m: Affine, out: Edges): void {
 
   // Current point, subpath start and last control point, in user space; pixel-space copies of the
   // current point and subpath start, for emitting edges.
-  let cx = 0, cy = 0, sx = 0, sy = 0, qx = 0, qy = 0;
-  let px = me, py = mf, spx = me, spy = mf;
+  let cx = 0,
+    cy = 0,
+    sx = 0,
+    sy = 0,
+    qx = 0,
+    qy = 0;
+  let px = me,
+    py = mf,
+    spx = me,
+    spy = mf;
   let prev = 0; // previous command, upper case, to know whether S/T reflect a control point
 
   const skip = () => {
@@ -138,33 +146,45 @@ export function flattenPath(d: string, m: Affine, out: Edges): void {
   };
   // Wang's bound: n equal steps keep a degree-k curve within the tolerance when
   // n ≥ sqrt(k(k−1)/8 · M / tolerance), M the largest second difference of its control points.
-  const segmentsFor = (coefficient: number, m: number) => Math.min(256, Math.max(1, Math.ceil(Math.sqrt((coefficient * m * scale) / TOLERANCE))));
+  const segmentsFor = (coefficient: number, m: number) =>
+    Math.min(256, Math.max(1, Math.ceil(Math.sqrt((coefficient * m * scale) / TOLERANCE))));
   const cubicTo = (x1: number, y1: number, x2: number, y2: number, x: number, y: number) => {
     const dd = Math.max(Math.hypot(cx - 2 * x1 + x2, cy - 2 * y1 + y2), Math.hypot(x1 - 2 * x2 + x, y1 - 2 * y2 + y));
     const segs = segmentsFor(0.75, dd);
-    const x0 = cx, y0 = cy;
+    const x0 = cx,
+      y0 = cy;
     for (let k = 1; k <= segs; k++) {
-      const t = k / segs, u = 1 - t;
-      const a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, e = t * t * t;
+      const t = k / segs,
+        u = 1 - t;
+      const a = u * u * u,
+        b = 3 * u * u * t,
+        c = 3 * u * t * t,
+        e = t * t * t;
       lineTo(a * x0 + b * x1 + c * x2 + e * x, a * y0 + b * y1 + c * y2 + e * y);
     }
   };
   const quadTo = (x1: number, y1: number, x: number, y: number) => {
     const segs = segmentsFor(0.25, Math.hypot(cx - 2 * x1 + x, cy - 2 * y1 + y));
-    const x0 = cx, y0 = cy;
+    const x0 = cx,
+      y0 = cy;
     for (let k = 1; k <= segs; k++) {
-      const t = k / segs, u = 1 - t;
+      const t = k / segs,
+        u = 1 - t;
       lineTo(u * u * x0 + 2 * u * t * x1 + t * t * x, u * u * y0 + 2 * u * t * y1 + t * t * y);
     }
   };
   // SVG's endpoint arc (implementation notes F.6.5): find the centre, then step the angle.
   const arcTo = (rxIn: number, ryIn: number, rotation: number, large: number, sweep: number, x: number, y: number) => {
-    let rx = Math.abs(rxIn), ry = Math.abs(ryIn);
+    let rx = Math.abs(rxIn),
+      ry = Math.abs(ryIn);
     if (rx === 0 || ry === 0 || (x === cx && y === cy)) return lineTo(x, y);
     const phi = (rotation * Math.PI) / 180;
-    const cos = Math.cos(phi), sin = Math.sin(phi);
-    const hx = (cx - x) / 2, hy = (cy - y) / 2;
-    const x1 = cos * hx + sin * hy, y1 = -sin * hx + cos * hy;
+    const cos = Math.cos(phi),
+      sin = Math.sin(phi);
+    const hx = (cx - x) / 2,
+      hy = (cy - y) / 2;
+    const x1 = cos * hx + sin * hy,
+      y1 = -sin * hx + cos * hy;
     const lambda = (x1 * x1) / (rx * rx) + (y1 * y1) / (ry * ry);
     if (lambda > 1) {
       rx *= Math.sqrt(lambda);
@@ -172,8 +192,10 @@ export function flattenPath(d: string, m: Affine, out: Edges): void {
     }
     const num2 = rx * rx * ry * ry - rx * rx * y1 * y1 - ry * ry * x1 * x1;
     const root = Math.sqrt(Math.max(0, num2 / (rx * rx * y1 * y1 + ry * ry * x1 * x1))) * (large === sweep ? -1 : 1);
-    const ccx = (root * rx * y1) / ry, ccy = (-root * ry * x1) / rx;
-    const ox = cos * ccx - sin * ccy + (cx + x) / 2, oy = sin * ccx + cos * ccy + (cy + y) / 2;
+    const ccx = (root * rx * y1) / ry,
+      ccy = (-root * ry * x1) / rx;
+    const ox = cos * ccx - sin * ccy + (cx + x) / 2,
+      oy = sin * ccx + cos * ccy + (cy + y) / 2;
     const angle = (ux: number, uy: number) => Math.atan2(uy, ux);
     const t0 = angle((x1 - ccx) / rx, (y1 - ccy) / ry);
     let dt = angle((-x1 - ccx) / rx, (-y1 - ccy) / ry) - t0;
@@ -187,7 +209,8 @@ export function flattenPath(d: string, m: Affine, out: Edges): void {
     const out = 1 + (2 / 3) * (1 - Math.cos(dt / segs / 2));
     for (let k = 1; k < segs; k++) {
       const t = t0 + (dt * k) / segs;
-      const ex = out * rx * Math.cos(t), ey = out * ry * Math.sin(t);
+      const ex = out * rx * Math.cos(t),
+        ey = out * ry * Math.sin(t);
       lineTo(cos * ex - sin * ey + ox, sin * ex + cos * ey + oy);
     }
     lineTo(x, y); // exactly on the end point, so relative commands that follow do not drift
@@ -203,55 +226,75 @@ export function flattenPath(d: string, m: Affine, out: Edges): void {
       cmd = c;
       i++;
     } else if (cmd === 0) throw new Error(`path data must start with a command`);
-    else if (cmd === 77) cmd = 76; // numbers after M are implicit L
+    else if (cmd === 77)
+      cmd = 76; // numbers after M are implicit L
     else if (cmd === 109) cmd = 108;
     const rel = cmd >= 97;
     const C = rel ? cmd - 32 : cmd;
-    const ox = rel ? cx : 0, oy = rel ? cy : 0;
+    const ox = rel ? cx : 0,
+      oy = rel ? cy : 0;
     switch (C) {
       case 77: {
         if (px !== spx || py !== spy) closeSubpath();
-        const x = num() + ox, y = num() + oy;
+        const x = num() + ox,
+          y = num() + oy;
         cx = sx = x;
         cy = sy = y;
         px = spx = ma * x + mc * y + me;
         py = spy = mb * x + md * y + mf;
         break;
       }
-      case 76: lineTo(num() + ox, num() + oy); break;
-      case 72: lineTo(num() + ox, cy); break;
-      case 86: lineTo(cx, num() + oy); break;
+      case 76:
+        lineTo(num() + ox, num() + oy);
+        break;
+      case 72:
+        lineTo(num() + ox, cy);
+        break;
+      case 86:
+        lineTo(cx, num() + oy);
+        break;
       case 67: {
-        const x1 = num() + ox, y1 = num() + oy, x2 = num() + ox, y2 = num() + oy;
+        const x1 = num() + ox,
+          y1 = num() + oy,
+          x2 = num() + ox,
+          y2 = num() + oy;
         qx = x2;
         qy = y2;
         cubicTo(x1, y1, x2, y2, num() + ox, num() + oy);
         break;
       }
       case 83: {
-        const x1 = prev === 67 || prev === 83 ? 2 * cx - qx : cx, y1 = prev === 67 || prev === 83 ? 2 * cy - qy : cy;
-        const x2 = num() + ox, y2 = num() + oy;
+        const x1 = prev === 67 || prev === 83 ? 2 * cx - qx : cx,
+          y1 = prev === 67 || prev === 83 ? 2 * cy - qy : cy;
+        const x2 = num() + ox,
+          y2 = num() + oy;
         qx = x2;
         qy = y2;
         cubicTo(x1, y1, x2, y2, num() + ox, num() + oy);
         break;
       }
       case 81: {
-        const x1 = num() + ox, y1 = num() + oy;
+        const x1 = num() + ox,
+          y1 = num() + oy;
         qx = x1;
         qy = y1;
         quadTo(x1, y1, num() + ox, num() + oy);
         break;
       }
       case 84: {
-        const x1 = prev === 81 || prev === 84 ? 2 * cx - qx : cx, y1 = prev === 81 || prev === 84 ? 2 * cy - qy : cy;
+        const x1 = prev === 81 || prev === 84 ? 2 * cx - qx : cx,
+          y1 = prev === 81 || prev === 84 ? 2 * cy - qy : cy;
         qx = x1;
         qy = y1;
         quadTo(x1, y1, num() + ox, num() + oy);
         break;
       }
       case 65: {
-        const rx = num(), ry = num(), rot = num(), large = flag(), sweep = flag();
+        const rx = num(),
+          ry = num(),
+          rot = num(),
+          large = flag(),
+          sweep = flag();
         arcTo(rx, ry, rot, large, sweep, num() + ox, num() + oy);
         break;
       }

@@ -6,14 +6,22 @@ import { renderOnce } from './pipeline.js';
 import type { Correction, GradientSpec, RenderAssets, RenderConfig, RenderOutcome, RenderTask } from './types.js';
 import { MIN_CONTRAST, type Verification } from './verify.js';
 
-interface Step { config: RenderConfig; corrections: Correction[] }
+interface Step {
+  config: RenderConfig;
+  corrections: Correction[];
+}
 
 /** Below this relative luminance a background counts as dark, so the foreground deepens toward white. */
 const MID_LUMINANCE = 0.18;
 const DEEPEN_BY = 0.35;
 const MAX_CONTRAST_STEPS = 8;
 
-const mix = (c: Rgba, to: number, t: number): Rgba => ({ r: Math.round(c.r + (to - c.r) * t), g: Math.round(c.g + (to - c.g) * t), b: Math.round(c.b + (to - c.b) * t), a: c.a + Math.round((255 - c.a) * t) });
+const mix = (c: Rgba, to: number, t: number): Rgba => ({
+  r: Math.round(c.r + (to - c.r) * t),
+  g: Math.round(c.g + (to - c.g) * t),
+  b: Math.round(c.b + (to - c.b) * t),
+  a: c.a + Math.round((255 - c.a) * t),
+});
 
 /**
  * Moves every foreground colour (primary, gradient stops, eyes, alignment, timing) a step toward black, or
@@ -27,7 +35,8 @@ function deepen(cfg: RenderConfig): Step | null {
   const step = (field: string, hex: string | undefined): string | undefined => {
     if (!hex) return hex;
     const to = toHex(mix(parseHex(hex), target, DEEPEN_BY));
-    if (to.toLowerCase() !== hex.toLowerCase()) corrections.push({ field, from: hex, to, reason: 'deepened for contrast with the background' });
+    if (to.toLowerCase() !== hex.toLowerCase())
+      corrections.push({ field, from: hex, to, reason: 'deepened for contrast with the background' });
     return to;
   };
   const stepGradient = (field: string, g: GradientSpec | undefined): GradientSpec | undefined =>
@@ -40,7 +49,11 @@ function deepen(cfg: RenderConfig): Step | null {
     finderInnerColor: step('finderInnerColor', cfg.finderInnerColor),
     finderOuterGradient: stepGradient('finderOuterGradient', cfg.finderOuterGradient),
     finderInnerGradient: stepGradient('finderInnerGradient', cfg.finderInnerGradient),
-    finderEyes: cfg.finderEyes?.map((e, i) => ({ ...e, outerColor: step(`finderEyes.${i}.outerColor`, e.outerColor), innerColor: step(`finderEyes.${i}.innerColor`, e.innerColor) })),
+    finderEyes: cfg.finderEyes?.map((e, i) => ({
+      ...e,
+      outerColor: step(`finderEyes.${i}.outerColor`, e.outerColor),
+      innerColor: step(`finderEyes.${i}.innerColor`, e.innerColor),
+    })),
     alignmentColor: step('alignmentColor', cfg.alignmentColor),
     timingColor: step('timingColor', cfg.timingColor),
   };
@@ -48,8 +61,12 @@ function deepen(cfg: RenderConfig): Step | null {
   return corrections.length ? { config, corrections } : null;
 }
 
-const change = <K extends keyof RenderConfig>(cfg: RenderConfig, field: K, to: RenderConfig[K], reason: string): Step =>
-  ({ config: { ...cfg, [field]: to }, corrections: [{ field, from: cfg[field], to, reason }] });
+const change = <K extends keyof RenderConfig>(
+  cfg: RenderConfig,
+  field: K,
+  to: RenderConfig[K],
+  reason: string,
+): Step => ({ config: { ...cfg, [field]: to }, corrections: [{ field, from: cfg[field], to, reason }] });
 
 type Rung = (cfg: RenderConfig, assets: RenderAssets, v: Verification) => Step | null;
 
@@ -64,24 +81,58 @@ export const LADDER: { name: string; rung: Rung }[] = [
       const next = ECC_LEVELS[ECC_LEVELS.indexOf(cfg.eccLevel) + 1];
       if (!next) return null;
       const { bitsNeeded, bitsAvailable } = measure(cfg.content, next);
-      return bitsNeeded > bitsAvailable ? null : change(cfg, 'eccLevel', next, 'more error correction recovers modules the design obscures');
+      return bitsNeeded > bitsAvailable
+        ? null
+        : change(cfg, 'eccLevel', next, 'more error correction recovers modules the design obscures');
     },
   },
   {
     name: 'shrink the logo',
-    rung: (cfg, assets) => (assets.logo && cfg.logoSizePercent > 8 ? change(cfg, 'logoSizePercent', Math.max(8, Math.round(cfg.logoSizePercent * 0.75)), 'a smaller logo covers fewer modules') : null),
+    rung: (cfg, assets) =>
+      assets.logo && cfg.logoSizePercent > 8
+        ? change(
+            cfg,
+            'logoSizePercent',
+            Math.max(8, Math.round(cfg.logoSizePercent * 0.75)),
+            'a smaller logo covers fewer modules',
+          )
+        : null,
   },
   {
     name: 'reduce moduleSizeVariation',
-    rung: (cfg) => (cfg.moduleSizeVariation > 0 ? change(cfg, 'moduleSizeVariation', cfg.moduleSizeVariation < 0.04 ? 0 : Math.round((cfg.moduleSizeVariation / 2) * 1000) / 1000, 'uneven modules are harder to sample') : null),
+    rung: (cfg) =>
+      cfg.moduleSizeVariation > 0
+        ? change(
+            cfg,
+            'moduleSizeVariation',
+            cfg.moduleSizeVariation < 0.04 ? 0 : Math.round((cfg.moduleSizeVariation / 2) * 1000) / 1000,
+            'uneven modules are harder to sample',
+          )
+        : null,
   },
   {
     name: 'raise moduleScale',
-    rung: (cfg) => (cfg.moduleScale < 1 ? change(cfg, 'moduleScale', Math.min(1, Math.round((cfg.moduleScale + 0.15) * 100) / 100), 'larger modules read more reliably') : null),
+    rung: (cfg) =>
+      cfg.moduleScale < 1
+        ? change(
+            cfg,
+            'moduleScale',
+            Math.min(1, Math.round((cfg.moduleScale + 0.15) * 100) / 100),
+            'larger modules read more reliably',
+          )
+        : null,
   },
   {
     name: 'fade the background image',
-    rung: (cfg, assets) => (assets.background && cfg.backgroundImageOpacity > 0.08 ? change(cfg, 'backgroundImageOpacity', Math.round(cfg.backgroundImageOpacity * 50) / 100, 'the image competed with the modules') : null),
+    rung: (cfg, assets) =>
+      assets.background && cfg.backgroundImageOpacity > 0.08
+        ? change(
+            cfg,
+            'backgroundImageOpacity',
+            Math.round(cfg.backgroundImageOpacity * 50) / 100,
+            'the image competed with the modules',
+          )
+        : null,
   },
   { name: 'deepen the foreground colour', rung: (cfg) => deepen(cfg) },
   {
@@ -89,14 +140,29 @@ export const LADDER: { name: string; rung: Rung }[] = [
     rung: (cfg) => {
       if (cfg.finderOuterShape === 'square' && cfg.finderInnerShape === 'square') return null;
       const corrections: Correction[] = [];
-      if (cfg.finderOuterShape !== 'square') corrections.push({ field: 'finderOuterShape', from: cfg.finderOuterShape, to: 'square', reason: 'decoders find square finder patterns most reliably' });
-      if (cfg.finderInnerShape !== 'square') corrections.push({ field: 'finderInnerShape', from: cfg.finderInnerShape, to: 'square', reason: 'decoders find square finder patterns most reliably' });
+      if (cfg.finderOuterShape !== 'square')
+        corrections.push({
+          field: 'finderOuterShape',
+          from: cfg.finderOuterShape,
+          to: 'square',
+          reason: 'decoders find square finder patterns most reliably',
+        });
+      if (cfg.finderInnerShape !== 'square')
+        corrections.push({
+          field: 'finderInnerShape',
+          from: cfg.finderInnerShape,
+          to: 'square',
+          reason: 'decoders find square finder patterns most reliably',
+        });
       return { config: { ...cfg, finderOuterShape: 'square', finderInnerShape: 'square' }, corrections };
     },
   },
   {
     name: 'square the modules',
-    rung: (cfg) => (cfg.moduleShape !== 'square' ? change(cfg, 'moduleShape', 'square', 'the last resort: plain square modules') : null),
+    rung: (cfg) =>
+      cfg.moduleShape !== 'square'
+        ? change(cfg, 'moduleShape', 'square', 'the last resort: plain square modules')
+        : null,
   },
 ];
 
@@ -115,7 +181,12 @@ function fixContrast(cfg: RenderConfig): Step | RenderOutcome {
   }
   const weakest = weakestContrast(config);
   if (weakest.ratio >= MIN_CONTRAST) return { config, corrections: collapse(corrections) };
-  return { ok: false, code: 'LOW_CONTRAST', message: `${weakest.field} cannot reach ${MIN_CONTRAST}:1 contrast with the background (best ${weakest.ratio.toFixed(2)}:1); choose colours further apart.`, field: weakest.field };
+  return {
+    ok: false,
+    code: 'LOW_CONTRAST',
+    message: `${weakest.field} cannot reach ${MIN_CONTRAST}:1 contrast with the background (best ${weakest.ratio.toFixed(2)}:1); choose colours further apart.`,
+    field: weakest.field,
+  };
 }
 
 /** Several steps on one field read as one correction: from the first value to the last. */
@@ -146,7 +217,9 @@ export async function render(task: RenderTask): Promise<RenderOutcome> {
       cfg = fixed.config;
       corrections.push(...fixed.corrections);
     } else {
-      warnings.push(`${weakest.field} has a contrast of ${weakest.ratio.toFixed(2)}:1 with the background, below ${MIN_CONTRAST}:1.`);
+      warnings.push(
+        `${weakest.field} has a contrast of ${weakest.ratio.toFixed(2)}:1 with the background, below ${MIN_CONTRAST}:1.`,
+      );
     }
   }
 
@@ -155,13 +228,25 @@ export async function render(task: RenderTask): Promise<RenderOutcome> {
     const v = out.verification;
     const done = v.failures.length === 0 || (!cfg.strictScannability && v.decoded);
     if (done) {
-      const notes = cfg.strictScannability ? [] : v.failures.filter((f) => !f.startsWith('contrast')).map((f) => `verification: ${f}`);
-      return { ...out, corrections: collapse([...corrections, ...out.corrections]), warnings: [...warnings, ...out.warnings, ...notes] };
+      const notes = cfg.strictScannability
+        ? []
+        : v.failures.filter((f) => !f.startsWith('contrast')).map((f) => `verification: ${f}`);
+      return {
+        ...out,
+        corrections: collapse([...corrections, ...out.corrections]),
+        warnings: [...warnings, ...out.warnings, ...notes],
+      };
     }
     const next = cfg.strictScannability ? nextStep(cfg, task.assets, v) : null;
     if (!next) {
-      const tried = corrections.length ? ` after ${corrections.length} correction(s) (${[...new Set(corrections.map((c) => c.field))].join(', ')})` : '';
-      return { ok: false, code: 'QR_UNSCANNABLE', message: `No scannable QR code could be made${tried}: ${v.failures.join('; ')}.` };
+      const tried = corrections.length
+        ? ` after ${corrections.length} correction(s) (${[...new Set(corrections.map((c) => c.field))].join(', ')})`
+        : '';
+      return {
+        ok: false,
+        code: 'QR_UNSCANNABLE',
+        message: `No scannable QR code could be made${tried}: ${v.failures.join('; ')}.`,
+      };
     }
     cfg = next.config;
     corrections.push(...next.corrections);

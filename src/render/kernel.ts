@@ -8,17 +8,74 @@ import type { Raster, RgbaRaster } from './raster.js';
 export interface Kernel {
   memory: WebAssembly.Memory;
   accumulate(edges: number, n: number, acc: number, width: number, height: number): void;
-  fill(acc: number, canvas: number, width: number, x0: number, y0: number, x1: number, y1: number, kind: number, color: number, lut: number, a: number, b: number, c: number): void;
+  fill(
+    acc: number,
+    canvas: number,
+    width: number,
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+    kind: number,
+    color: number,
+    lut: number,
+    a: number,
+    b: number,
+    c: number,
+  ): void;
   clear(canvas: number, n: number, color: number): void;
   premultiply(pixels: number, n: number): void;
   unpremultiply(pixels: number, n: number): void;
-  drawImage(src: number, sw: number, sh: number, canvas: number, width: number, height: number, bx: number, by: number, bw: number, bh: number, opacity: number): void;
-  scan(src: number, rgba: boolean, zxing: boolean, table: number, width: number, height: number, grey: number, boxes: number, nBoxes: number): void;
-  quietZoneClear(grey: number, width: number, x0: number, y0: number, x1: number, y1: number, sx0: number, sy0: number, sx1: number, sy1: number, mid: number, light: boolean): number;
+  drawImage(
+    src: number,
+    sw: number,
+    sh: number,
+    canvas: number,
+    width: number,
+    height: number,
+    bx: number,
+    by: number,
+    bw: number,
+    bh: number,
+    opacity: number,
+  ): void;
+  scan(
+    src: number,
+    rgba: boolean,
+    zxing: boolean,
+    table: number,
+    width: number,
+    height: number,
+    grey: number,
+    boxes: number,
+    nBoxes: number,
+  ): void;
+  quietZoneClear(
+    grey: number,
+    width: number,
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+    sx0: number,
+    sy0: number,
+    sx1: number,
+    sy1: number,
+    mid: number,
+    light: boolean,
+  ): number;
   blurDim(src: number, w: number, h: number, blurred: boolean, dimmed: boolean, rows: number, out: number): void;
   rgbScanlines(src: number, width: number, height: number, out: number): boolean;
   rgbaScanlines(src: number, width: number, height: number, out: number): void;
-  zlibCompress(src: number, n: number, bpp: number, stride: number, hashWays: number, work: number, out: number): number;
+  zlibCompress(
+    src: number,
+    n: number,
+    bpp: number,
+    stride: number,
+    hashWays: number,
+    work: number,
+    out: number,
+  ): number;
   deflateBound(n: number): number;
   DEFLATE_WORK_BYTES: WebAssembly.Global;
   BOX_BYTES: WebAssembly.Global;
@@ -60,11 +117,15 @@ export function reserve(k: Kernel, end: number): void {
   const have = k.memory.buffer.byteLength;
   if (have >= end) return;
   k.memory.grow(Math.ceil((end - have) / PAGE));
-  if (k === shared && resident) resident.pixels = new Uint8Array(k.memory.buffer, KERNEL_BASE, resident.width * resident.height * 4);
+  if (k === shared && resident)
+    resident.pixels = new Uint8Array(k.memory.buffer, KERNEL_BASE, resident.width * resident.height * 4);
 }
 
 /** Memory in a kernel for one job, from `base` on: the caller's only until it yields (no await in between). */
-export interface Lease { k: Kernel; base: number }
+export interface Lease {
+  k: Kernel;
+  base: number;
+}
 
 function lease(bytes: number, base: number): Lease {
   if (base - KERNEL_BASE + bytes > SHARED_BYTES) {
@@ -72,7 +133,8 @@ function lease(bytes: number, base: number): Lease {
     reserve(k, KERNEL_BASE + bytes);
     return { k, base: KERNEL_BASE };
   }
-  const k = (shared ??= instantiate());
+  shared ??= instantiate();
+  const k = shared;
   reserve(k, base + bytes);
   return { k, base };
 }

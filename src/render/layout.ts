@@ -2,7 +2,12 @@ import { ApiError } from '../errors.js';
 import { LIMITS } from '../schema/qr-config.js';
 
 /** Pixels reserved on each side of the canvas for a frame or caption; the code fits in what remains. */
-export interface Insets { top: number; right: number; bottom: number; left: number }
+export interface Insets {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
 export const NO_INSETS: Insets = { top: 0, right: 0, bottom: 0, left: 0 };
 
 export interface LayoutInput {
@@ -37,7 +42,11 @@ export interface Layout {
  *   the area left after `insets` (a frame's bands), where the symbol counts its quiet zone (`quietZone`
  *   modules, at least 4, on each side).
  */
-export function computeLayout(size: number, input: LayoutInput, insets: (width: number, height: number) => Insets = () => NO_INSETS): Layout {
+export function computeLayout(
+  size: number,
+  input: LayoutInput,
+  insets: (width: number, height: number) => Insets = () => NO_INSETS,
+): Layout {
   const span = size + 2 * input.quietZone;
   const ppm = input.pixelsPerModule;
   const width = input.outputWidth ?? (ppm ? span * ppm : 800);
@@ -47,15 +56,24 @@ export function computeLayout(size: number, input: LayoutInput, insets: (width: 
   const areaH = height - inset.top - inset.bottom;
   const side = Math.min(areaW, areaH);
   if (width > LIMITS.outputPx.max || height > LIMITS.outputPx.max) {
-    throw new ApiError('VALUE_OUT_OF_RANGE', `${span} modules at ${ppm} px each make a ${width} px image; the maximum is ${LIMITS.outputPx.max} px.`, 'pixelsPerModule');
+    throw new ApiError('VALUE_OUT_OF_RANGE', {
+      message: `${span} modules at ${ppm} px each make a ${width} px image; the maximum is ${LIMITS.outputPx.max} px.`,
+      field: 'pixelsPerModule',
+    });
   }
   const fit = Math.floor(side / span);
   if (fit < 1) {
     const field = input.outputWidth === undefined && input.outputHeight !== undefined ? 'outputHeight' : 'outputWidth';
-    throw new ApiError('VALUE_OUT_OF_RANGE', `This content needs ${span} modules including the quiet zone, so at least ${span} px per side.`, field);
+    throw new ApiError('VALUE_OUT_OF_RANGE', {
+      message: `This content needs ${span} modules including the quiet zone, so at least ${span} px per side.`,
+      field,
+    });
   }
   if (ppm !== undefined && ppm > fit) {
-    throw new ApiError('VALUE_OUT_OF_RANGE', `${span} modules at ${ppm} px do not fit in ${side} px; at most ${fit} px per module.`, 'pixelsPerModule');
+    throw new ApiError('VALUE_OUT_OF_RANGE', {
+      message: `${span} modules at ${ppm} px do not fit in ${side} px; at most ${fit} px per module.`,
+      field: 'pixelsPerModule',
+    });
   }
   const modulePx = ppm ?? fit;
   return {

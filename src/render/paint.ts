@@ -2,15 +2,31 @@ import { parseHex, type Rgba } from './color.js';
 import type { GradientSpec } from './types.js';
 
 /** A rectangle in the coordinate space of the layer that uses it. */
-export interface Box { x: number; y: number; w: number; h: number }
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
 
-export interface ColorStop { offset: number; color: Rgba }
-export interface SolidPaint { kind: 'solid'; color: Rgba }
+export interface ColorStop {
+  offset: number;
+  color: Rgba;
+}
+export interface SolidPaint {
+  kind: 'solid';
+  color: Rgba;
+}
 /**
  * A gradient spanning `box` (in the user space of the layer it fills), so one gradient runs across all
  * the modules it paints rather than restarting in each one.
  */
-export interface GradientPaint { kind: 'linear' | 'radial'; stops: ColorStop[]; rotation: number; box: Box }
+export interface GradientPaint {
+  kind: 'linear' | 'radial';
+  stops: ColorStop[];
+  rotation: number;
+  box: Box;
+}
 export type Paint = SolidPaint | GradientPaint;
 
 export const solid = (color: Rgba): SolidPaint => ({ kind: 'solid', color });
@@ -18,7 +34,9 @@ export const solid = (color: Rgba): SolidPaint => ({ kind: 'solid', color });
 /** A gradient when one is given, else the solid colour. */
 export function paintOf(color: string, gradient: GradientSpec | undefined, box: Box): Paint {
   if (!gradient) return solid(parseHex(color));
-  const stops = [...gradient.stops].sort((a, b) => a.offset - b.offset).map((s) => ({ offset: s.offset, color: parseHex(s.color) }));
+  const stops = [...gradient.stops]
+    .sort((a, b) => a.offset - b.offset)
+    .map((s) => ({ offset: s.offset, color: parseHex(s.color) }));
   return { kind: gradient.type, stops, rotation: gradient.rotation ?? 0, box };
 }
 
@@ -33,7 +51,12 @@ export function colorAt(stops: ColorStop[], t: number): Rgba {
     if (t <= b.offset) {
       const f = b.offset === a.offset ? 1 : (t - a.offset) / (b.offset - a.offset);
       const mix = (x: number, y: number) => Math.round(x + (y - x) * f);
-      return { r: mix(a.color.r, b.color.r), g: mix(a.color.g, b.color.g), b: mix(a.color.b, b.color.b), a: mix(a.color.a, b.color.a) };
+      return {
+        r: mix(a.color.r, b.color.r),
+        g: mix(a.color.g, b.color.g),
+        b: mix(a.color.b, b.color.b),
+        a: mix(a.color.a, b.color.a),
+      };
     }
   }
   return stops[stops.length - 1]!.color;
@@ -54,4 +77,8 @@ export function linearEnds(box: Box, rotation: number): [number, number, number,
 }
 
 /** Centre and radius of a radial gradient over a box: from the centre to the corners. */
-export const radialCircle = (box: Box): [number, number, number] => [box.x + box.w / 2, box.y + box.h / 2, Math.hypot(box.w, box.h) / 2];
+export const radialCircle = (box: Box): [number, number, number] => [
+  box.x + box.w / 2,
+  box.y + box.h / 2,
+  Math.hypot(box.w, box.h) / 2,
+];

@@ -41,7 +41,13 @@ function encodeSymbol(cfg: RenderConfig): QrSymbol {
 }
 
 /** What a render draws, before any file is written: the symbol, where it sits, and the scene. */
-export interface Designed { symbol: QrSymbol; layout: Layout; grid: ModuleGrid; scene: Scene; decorations: Decorations }
+export interface Designed {
+  symbol: QrSymbol;
+  layout: Layout;
+  grid: ModuleGrid;
+  scene: Scene;
+  decorations: Decorations;
+}
 
 /**
  * The design stages: encode → layout → decorations → scene. `lap` is called after each, for timings.
@@ -65,14 +71,18 @@ export async function designScene(task: RenderTask, lap: (stage: string) => void
 /** Refuses a vector document over budget, before it is rasterized or turned into a PDF. */
 export function checkVectorBudget(bytes: number): void {
   if (bytes > BUDGETS.vectorBytes) {
-    throw new ApiError('OUTPUT_TOO_COMPLEX', `The SVG would be ${(bytes / 1048576).toFixed(1)} MB, over the 20 MB budget. Export PNG, shorten the content or use simpler module shapes.`);
+    throw new ApiError('OUTPUT_TOO_COMPLEX', {
+      message: `The SVG would be ${(bytes / 1048576).toFixed(1)} MB, over the 20 MB budget. Export PNG, shorten the content or use simpler module shapes.`,
+    });
   }
 }
 
 /** Refuses a canvas over budget before anything is drawn. */
 export function checkCanvasBudget(layout: Layout): void {
   if (layout.width > BUDGETS.canvasPx || layout.height > BUDGETS.canvasPx) {
-    throw new ApiError('OUTPUT_TOO_COMPLEX', `The canvas would be ${layout.width}×${layout.height} px, over the ${BUDGETS.canvasPx} px budget.`);
+    throw new ApiError('OUTPUT_TOO_COMPLEX', {
+      message: `The canvas would be ${layout.width}×${layout.height} px, over the ${BUDGETS.canvasPx} px budget.`,
+    });
   }
 }
 
@@ -82,14 +92,19 @@ export function checkCanvasBudget(layout: Layout): void {
  * is written from the same scene), at its own size, as a viewer shows it at 100 %.
  */
 const rasterOf = (d: Designed): Raster => (d.scene.flat ? rasterizeFlat(d.grid, d.scene) : rasterizeScene(d.scene));
-const vectorCheckOf = (d: Designed, svg: string): Raster => (d.scene.flat ? rasterizeFlat(d.grid, d.scene) : rasterizeSvg(svg, d.layout.width));
+const vectorCheckOf = (d: Designed, svg: string): Raster =>
+  d.scene.flat ? rasterizeFlat(d.grid, d.scene) : rasterizeSvg(svg, d.layout.width);
 
 /**
  * The export's bytes and the raster that verifies them: for a raster format the pixels drawn (PNG) or the
  * file decoded again (JPEG, WebP); for a vector format what resvg draws of the very SVG delivered. `drawn`
  * is the raster the kernel drew, left in its memory until it is released.
  */
-async function writeFile(d: Designed, format: FileFormat, lap: (stage: string) => void): Promise<{ bytes: Uint8Array; checked: Raster; drawn?: Raster }> {
+async function writeFile(
+  d: Designed,
+  format: FileFormat,
+  lap: (stage: string) => void,
+): Promise<{ bytes: Uint8Array; checked: Raster; drawn?: Raster }> {
   if (format === 'svg' || format === 'pdf') {
     const svg = sceneToSvg(d.scene);
     checkVectorBudget(svg.length);
@@ -101,7 +116,12 @@ async function writeFile(d: Designed, format: FileFormat, lap: (stage: string) =
   }
   const drawn = rasterOf(d);
   lap('raster');
-  const bytes = format === 'png' ? encodePng(drawn) : format === 'jpg' ? await encodeJpg(drawn) : await encodeWebpImage(drawn, d.scene.flat);
+  const bytes =
+    format === 'png'
+      ? encodePng(drawn)
+      : format === 'jpg'
+        ? await encodeJpg(drawn)
+        : await encodeWebpImage(drawn, d.scene.flat);
   lap(format);
   return { bytes, checked: format === 'png' ? drawn : await decodeLossy(format, bytes), drawn };
 }
@@ -129,7 +149,15 @@ export async function renderOnce(task: RenderTask): Promise<RenderSuccess> {
   const { bytes, checked, drawn } = await writeFile(designed, format, lap);
   let verification: Verification;
   try {
-    verification = await verifyRaster({ raster: checked, exact: designed.scene.flat, format, layout, expected: utf8.encode(cfg.content), foreground: weakest.foreground, background: weakest.background });
+    verification = await verifyRaster({
+      raster: checked,
+      exact: designed.scene.flat,
+      format,
+      layout,
+      expected: utf8.encode(cfg.content),
+      foreground: weakest.foreground,
+      background: weakest.background,
+    });
   } finally {
     if (drawn) release(drawn);
   }

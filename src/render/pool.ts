@@ -4,7 +4,10 @@ import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { RenderOutcome, RenderSuccess, RenderTask } from './types.js';
 
-export type PoolOptions = Pick<Config, 'workers' | 'maxQueue' | 'taskTimeoutMs' | 'workerHeapMb' | 'workerYoungMb' | 'heavyPixels' | 'heavyConcurrency'>;
+export type PoolOptions = Pick<
+  Config,
+  'workers' | 'maxQueue' | 'taskTimeoutMs' | 'workerHeapMb' | 'workerYoungMb' | 'heavyPixels' | 'heavyConcurrency'
+>;
 
 export interface PoolStats {
   workers: number;
@@ -62,29 +65,42 @@ export class RenderPool {
 
   /** Renders in a worker; throws ApiError for refusals, saturation, time-outs and crashed workers. */
   async render(task: RenderTask, signal?: AbortSignal): Promise<RenderSuccess> {
-    if (this.inFlight >= this.capacity) throw new ApiError('SERVER_BUSY', undefined, undefined, RETRY_AFTER);
+    if (this.inFlight >= this.capacity) throw new ApiError('SERVER_BUSY', { headers: RETRY_AFTER });
     const isHeavy = requestedPixels(task) > this.opts.heavyPixels;
     if (isHeavy && this.heavy >= this.opts.heavyConcurrency) {
-      throw new ApiError('SERVER_BUSY', 'Too many concurrent high-resolution renders; retry shortly.', undefined, RETRY_AFTER);
+      throw new ApiError('SERVER_BUSY', {
+        message: 'Too many concurrent high-resolution renders; retry shortly.',
+        headers: RETRY_AFTER,
+      });
     }
     this.inFlight++;
     if (isHeavy) this.heavy++;
     const timeout = AbortSignal.timeout(this.opts.taskTimeoutMs);
     try {
-      const transferList = [task.assets.logo, task.assets.background].filter((b): b is Uint8Array => b !== undefined).map((b) => b.buffer as ArrayBuffer);
-      const out: RenderOutcome = await this.piscina.run(task, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout, transferList });
-      if (!out.ok) throw new ApiError(out.code, out.message, out.field);
+      const transferList = [task.assets.logo, task.assets.background]
+        .filter((b): b is Uint8Array => b !== undefined)
+        .map((b) => b.buffer as ArrayBuffer);
+      const out: RenderOutcome = await this.piscina.run(task, {
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        transferList,
+      });
+      if (!out.ok) throw new ApiError(out.code, { message: out.message, field: out.field });
       return out;
     } catch (e) {
       if (e instanceof ApiError) throw e;
       if (timeout.aborted) {
-        throw new ApiError('OUTPUT_TOO_COMPLEX', `The render did not finish within ${this.opts.taskTimeoutMs / 1000} s. Export PNG, use a smaller outputWidth or shorter content.`);
+        throw new ApiError('OUTPUT_TOO_COMPLEX', {
+          message: `The render did not finish within ${this.opts.taskTimeoutMs / 1000} s. Export PNG, use a smaller outputWidth or shorter content.`,
+        });
       }
-      if (signal?.aborted) throw new ApiError('INTERNAL_ERROR', 'The client went away.');
-      if ((e as Error).message === 'Task queue is at limit') throw new ApiError('SERVER_BUSY', undefined, undefined, RETRY_AFTER);
+      if (signal?.aborted) throw new ApiError('INTERNAL_ERROR', { message: 'The client went away.' });
+      if ((e as Error).message === 'Task queue is at limit')
+        throw new ApiError('SERVER_BUSY', { headers: RETRY_AFTER });
       // A worker that died (out of memory, killed) has already been replaced by Piscina.
       console.error('render worker failed:', (e as Error).message);
-      throw new ApiError('QR_GENERATION_FAILED', 'The rendering worker failed; the request can be retried.');
+      throw new ApiError('QR_GENERATION_FAILED', {
+        message: 'The rendering worker failed; the request can be retried.',
+      });
     } finally {
       this.inFlight--;
       if (isHeavy) this.heavy--;

@@ -7,9 +7,20 @@ import type { SolidPaint } from './paint.js';
 import { multiply, type Affine, type PathLayer, type Scene } from './scene.js';
 
 /** One palette index per pixel: the exact form of a flat, few-colour code. */
-export interface IndexedRaster { kind: 'indexed'; width: number; height: number; pixels: Uint8Array; palette: Rgba[] }
+export interface IndexedRaster {
+  kind: 'indexed';
+  width: number;
+  height: number;
+  pixels: Uint8Array;
+  palette: Rgba[];
+}
 /** Straight-alpha RGBA, 4 bytes per pixel. */
-export interface RgbaRaster { kind: 'rgba'; width: number; height: number; pixels: Uint8Array }
+export interface RgbaRaster {
+  kind: 'rgba';
+  width: number;
+  height: number;
+  pixels: Uint8Array;
+}
 export type Raster = IndexedRaster | RgbaRaster;
 
 /**
@@ -25,7 +36,10 @@ export function rasterizeFlat(grid: ModuleGrid, scene: Scene): IndexedRaster {
     const rowStart = (originY + my * mp) * width + originX;
     let mx = 0;
     while (mx < size) {
-      if (!modules[my * size + mx]) { mx++; continue; }
+      if (!modules[my * size + mx]) {
+        mx++;
+        continue;
+      }
       const run = mx;
       while (mx < size && modules[my * size + mx]) mx++;
       pixels.fill(1, rowStart + run * mp, rowStart + mx * mp);
@@ -87,7 +101,8 @@ export function toRgba(r: Raster): Uint8ClampedArray {
   if (r.kind === 'rgba') return new Uint8ClampedArray(r.pixels.buffer, r.pixels.byteOffset, r.pixels.byteLength);
   const lut = new Uint32Array(r.palette.length);
   const view = new DataView(lut.buffer);
-  r.palette.forEach((c, i) => view.setUint32(i * 4, ((c.r << 24) | (c.g << 16) | (c.b << 8) | c.a) >>> 0, false));
+  for (const [i, c] of r.palette.entries())
+    view.setUint32(i * 4, ((c.r << 24) | (c.g << 16) | (c.b << 8) | c.a) >>> 0, false);
   const out = new Uint32Array(r.pixels.length);
   for (let i = 0; i < out.length; i++) out[i] = lut[r.pixels[i]!]!;
   return new Uint8ClampedArray(out.buffer);

@@ -16,12 +16,24 @@ export type Affine = [number, number, number, number, number, number];
  */
 export type Space = 'symbol' | 'canvas';
 
-export interface PathLayer { kind: 'path'; space: Space; d: string; paint: Paint; transform?: Affine }
+export interface PathLayer {
+  kind: 'path';
+  space: Space;
+  d: string;
+  paint: Paint;
+  transform?: Affine;
+}
 /**
  * A raster image placed in a box (the vector exports embed it as PNG); decorative images sit below the
  * code, logos above it.
  */
-export interface ImageLayer { kind: 'image'; space: Space; box: Box; image: RgbaRaster; opacity: number }
+export interface ImageLayer {
+  kind: 'image';
+  space: Space;
+  box: Box;
+  image: RgbaRaster;
+  opacity: number;
+}
 export type Layer = PathLayer | ImageLayer;
 
 /**
@@ -40,16 +52,26 @@ export interface Scene {
 }
 
 /** Layers made by other design stages (images, text, frames), drawn below or above the code. */
-export interface ExtraLayers { below: Layer[]; above: Layer[] }
+export interface ExtraLayers {
+  below: Layer[];
+  above: Layer[];
+}
 
 /** Top-left module of each finder pattern, in the order EyeIndex names them. */
-const eyeOrigins = (size: number): [number, number][] => [[0, 0], [size - 7, 0], [0, size - 7]];
+const eyeOrigins = (size: number): [number, number][] => [
+  [0, 0],
+  [size - 7, 0],
+  [0, size - 7],
+];
 
 /** The affine `m` applied after `n`, as SVG nests transforms. */
 export const multiply = (m: Affine, n: Affine): Affine => [
-  m[0] * n[0] + m[2] * n[1], m[1] * n[0] + m[3] * n[1],
-  m[0] * n[2] + m[2] * n[3], m[1] * n[2] + m[3] * n[3],
-  m[0] * n[4] + m[2] * n[5] + m[4], m[1] * n[4] + m[3] * n[5] + m[5],
+  m[0] * n[0] + m[2] * n[1],
+  m[1] * n[0] + m[3] * n[1],
+  m[0] * n[2] + m[2] * n[3],
+  m[1] * n[2] + m[3] * n[3],
+  m[0] * n[4] + m[2] * n[5] + m[4],
+  m[1] * n[4] + m[3] * n[5] + m[5],
 ];
 
 /** Rotation and mirroring of one eye about its own centre; undefined when the eye is left as drawn. */
@@ -68,24 +90,52 @@ function eyeTransform(o: EyeOverride | undefined, cx: number, cy: number): Affin
  * Builds the code's layers: data modules, the timing and alignment patterns when they have colours of their
  * own, and each finder eye's ring and centre with its own paint and transform.
  */
-export function buildScene(grid: ModuleGrid, layout: Layout, cfg: RenderConfig, seed: number, extra: ExtraLayers = { below: [], above: [] }): Scene {
+export function buildScene(
+  grid: ModuleGrid,
+  layout: Layout,
+  cfg: RenderConfig,
+  seed: number,
+  extra: ExtraLayers = { below: [], above: [] },
+): Scene {
   const symbolBox: Box = { x: 0, y: 0, w: grid.size, h: grid.size };
   const canvasBox: Box = { x: 0, y: 0, w: layout.width, h: layout.height };
   const fg = paintOf(cfg.primaryColor, cfg.foregroundGradient, symbolBox);
-  const own = (color: string | undefined): Paint | undefined => (color ? paintOf(color, undefined, symbolBox) : undefined);
+  const own = (color: string | undefined): Paint | undefined =>
+    color ? paintOf(color, undefined, symbolBox) : undefined;
   const timing = own(cfg.timingColor);
   const alignment = own(cfg.alignmentColor);
   const style = { shape: cfg.moduleShape, scale: cfg.moduleScale, variation: cfg.moduleSizeVariation, seed };
   const layers: Layer[] = [...extra.below];
 
-  const drawnApart = (role: number) => role === ModuleRole.Finder || (timing !== undefined && role === ModuleRole.Timing) || (alignment !== undefined && role === ModuleRole.Alignment);
+  const drawnApart = (role: number) =>
+    role === ModuleRole.Finder ||
+    (timing !== undefined && role === ModuleRole.Timing) ||
+    (alignment !== undefined && role === ModuleRole.Alignment);
   const modules = (select: (i: number) => boolean) => modulesPath(grid, (i) => !grid.cleared?.[i] && select(i), style);
   layers.push({ kind: 'path', space: 'symbol', d: modules((i) => !drawnApart(grid.roles[i]!)), paint: fg });
-  if (timing) layers.push({ kind: 'path', space: 'symbol', d: modules((i) => grid.roles[i] === ModuleRole.Timing), paint: timing });
-  if (alignment) layers.push({ kind: 'path', space: 'symbol', d: modules((i) => grid.roles[i] === ModuleRole.Alignment), paint: alignment });
+  if (timing)
+    layers.push({
+      kind: 'path',
+      space: 'symbol',
+      d: modules((i) => grid.roles[i] === ModuleRole.Timing),
+      paint: timing,
+    });
+  if (alignment)
+    layers.push({
+      kind: 'path',
+      space: 'symbol',
+      d: modules((i) => grid.roles[i] === ModuleRole.Alignment),
+      paint: alignment,
+    });
 
-  const outerBase = cfg.finderOuterGradient || cfg.finderOuterColor ? paintOf(cfg.finderOuterColor ?? cfg.primaryColor, cfg.finderOuterGradient, symbolBox) : fg;
-  const innerBase = cfg.finderInnerGradient || cfg.finderInnerColor ? paintOf(cfg.finderInnerColor ?? cfg.primaryColor, cfg.finderInnerGradient, symbolBox) : fg;
+  const outerBase =
+    cfg.finderOuterGradient || cfg.finderOuterColor
+      ? paintOf(cfg.finderOuterColor ?? cfg.primaryColor, cfg.finderOuterGradient, symbolBox)
+      : fg;
+  const innerBase =
+    cfg.finderInnerGradient || cfg.finderInnerColor
+      ? paintOf(cfg.finderInnerColor ?? cfg.primaryColor, cfg.finderInnerGradient, symbolBox)
+      : fg;
   eyeOrigins(grid.size).forEach(([x, y], i) => {
     const eye = i as EyeIndex;
     const o = cfg.finderEyes?.[i];
@@ -94,7 +144,8 @@ export function buildScene(grid: ModuleGrid, layout: Layout, cfg: RenderConfig, 
     const inner = o?.innerColor ? paintOf(o.innerColor, undefined, symbolBox) : innerBase;
     const ring = finderOuterPath(cfg.finderOuterShape, x, y, eye);
     const centre = finderInnerPath(cfg.finderInnerShape, x + 2, y + 2, eye);
-    if (samePaint(outer, inner)) layers.push({ kind: 'path', space: 'symbol', d: ring + centre, paint: outer, ...(transform && { transform }) });
+    if (samePaint(outer, inner))
+      layers.push({ kind: 'path', space: 'symbol', d: ring + centre, paint: outer, ...(transform && { transform }) });
     else {
       layers.push({ kind: 'path', space: 'symbol', d: ring, paint: outer, ...(transform && { transform }) });
       layers.push({ kind: 'path', space: 'symbol', d: centre, paint: inner, ...(transform && { transform }) });
@@ -105,9 +156,15 @@ export function buildScene(grid: ModuleGrid, layout: Layout, cfg: RenderConfig, 
   const background = paintOf(cfg.backgroundColor, cfg.backgroundGradient, canvasBox);
   const codeLayers = layers.filter((l) => !extra.below.includes(l) && !extra.above.includes(l));
   const flat =
-    extra.below.length === 0 && extra.above.length === 0 && background.kind === 'solid' &&
-    cfg.moduleShape === 'square' && cfg.finderOuterShape === 'square' && cfg.finderInnerShape === 'square' &&
-    cfg.moduleScale === 1 && cfg.moduleSizeVariation === 0 && !grid.cleared &&
+    extra.below.length === 0 &&
+    extra.above.length === 0 &&
+    background.kind === 'solid' &&
+    cfg.moduleShape === 'square' &&
+    cfg.finderOuterShape === 'square' &&
+    cfg.finderInnerShape === 'square' &&
+    cfg.moduleScale === 1 &&
+    cfg.moduleSizeVariation === 0 &&
+    !grid.cleared &&
     codeLayers.every((l) => l.kind === 'path' && l.paint.kind === 'solid' && samePaint(l.paint, fg));
   return { layout, background, layers, flat };
 }

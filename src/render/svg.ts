@@ -23,10 +23,14 @@ class Defs {
       .join('');
     if (p.kind === 'linear') {
       const [x1, y1, x2, y2] = linearEnds(p.box, p.rotation).map(num);
-      this.items.push(`<linearGradient id="${id}" gradientUnits="userSpaceOnUse" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}">${stops}</linearGradient>`);
+      this.items.push(
+        `<linearGradient id="${id}" gradientUnits="userSpaceOnUse" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}">${stops}</linearGradient>`,
+      );
     } else {
       const [cx, cy, r] = radialCircle(p.box).map(num);
-      this.items.push(`<radialGradient id="${id}" gradientUnits="userSpaceOnUse" cx="${cx}" cy="${cy}" r="${r}">${stops}</radialGradient>`);
+      this.items.push(
+        `<radialGradient id="${id}" gradientUnits="userSpaceOnUse" cx="${cx}" cy="${cy}" r="${r}">${stops}</radialGradient>`,
+      );
     }
     return `fill="url(#${id})"`;
   }
@@ -39,7 +43,12 @@ class Defs {
 const matrix = (m: Affine) => `matrix(${m.map(num).join(' ')})`;
 
 function layerSvg(layer: Layer, symbolTransform: string, defs: Defs): string {
-  const transforms = [layer.space === 'symbol' ? symbolTransform : '', layer.kind === 'path' && layer.transform ? matrix(layer.transform) : ''].filter(Boolean).join(' ');
+  const transforms = [
+    layer.space === 'symbol' ? symbolTransform : '',
+    layer.kind === 'path' && layer.transform ? matrix(layer.transform) : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   const t = transforms ? ` transform="${transforms}"` : '';
   if (layer.kind === 'path') return layer.d ? `<path${t} ${defs.fill(layer.paint)} d="${layer.d}"/>` : '';
   const { x, y, w, h } = layer.box;

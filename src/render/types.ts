@@ -75,7 +75,12 @@ export interface RenderTask {
   assets: RenderAssets;
 }
 
-export interface Correction { field: string; from: unknown; to: unknown; reason: string }
+export interface Correction {
+  field: string;
+  from: unknown;
+  to: unknown;
+  reason: string;
+}
 
 export interface RenderSuccess {
   ok: true;

@@ -52,7 +52,14 @@ export const MIN_QUIET_ZONE = 4;
 const REDUCED_MODULE_PX = 3;
 // Polarity is known from the design, so light-on-dark images are inverted here and zxing is spared its
 // second, inverted pass (which it runs even after the first pass found the code).
-const FAST: ReaderOptions = { formats: ['QRCode'], tryHarder: false, tryRotate: false, tryDownscale: false, tryInvert: false, maxNumberOfSymbols: 1 };
+const FAST: ReaderOptions = {
+  formats: ['QRCode'],
+  tryHarder: false,
+  tryRotate: false,
+  tryDownscale: false,
+  tryInvert: false,
+  maxNumberOfSymbols: 1,
+};
 /**
  * How a zxing-based reader with default options reads a delivered file (the test suite's independent
  * decoder does exactly this): tryHarder, both polarities, and an image pyramid (below). Stopping at the
@@ -83,7 +90,10 @@ const stbGrey = (r: number, g: number, b: number) => (77 * r + 150 * g + 29 * b)
 const zxingGrey = (r: number, g: number, b: number) => (306 * r + 601 * g + 117 * b + 512) >> 10;
 
 /** A box filter by an integer factor; light-on-dark codes are read inverted (255 − grey), so zxing needs only one polarity. */
-export interface Box { f: number; invert: boolean }
+export interface Box {
+  f: number;
+  invert: boolean;
+}
 
 const boxSize = (width: number, height: number, b: Box) => [Math.floor(width / b.f), Math.floor(height / b.f)] as const;
 
@@ -92,7 +102,11 @@ const boxSize = (width: number, height: number, b: Box) => [Math.floor(width / b
  * themselves. Handed RGBA instead, zxing-wasm greys every pixel in a JavaScript loop; these images are
  * grey already.
  */
-export interface GreyImage { width: number; height: number; pgm: Uint8Array }
+export interface GreyImage {
+  width: number;
+  height: number;
+  pgm: Uint8Array;
+}
 
 const pgmHeader = (width: number, height: number) => new TextEncoder().encode(`P5\n${width} ${height}\n255\n`);
 
@@ -144,12 +158,17 @@ export function scan(r: Raster, asFile: boolean, boxes: Box[]): { grey: Uint8Arr
     });
   }
   boxes.forEach((b, i) => {
-    if (b.f > k.BOX_MAX_FACTOR.value) throw new Error(`a box of factor ${b.f} is over the kernel's ${k.BOX_MAX_FACTOR.value}`);
+    if (b.f > k.BOX_MAX_FACTOR.value)
+      throw new Error(`a box of factor ${b.f} is over the kernel's ${k.BOX_MAX_FACTOR.value}`);
     words.set([b.f, b.invert ? 1 : 0, at[i]!.out, at[i]!.sums], ((base + specs) >> 2) + 4 * i);
     memory.fill(0, at[i]!.sums, at[i]!.sums + sumBytes);
   });
   k.scan(src, r.kind === 'rgba', !asFile, base + table, width, height, base + grey, base + specs, boxes.length);
-  const reduced = sizes.map(([w, h], i) => ({ width: w, height: h, pgm: memory.slice(headerBefore(memory, at[i]!.out, w, h), at[i]!.out + w * h) }));
+  const reduced = sizes.map(([w, h], i) => ({
+    width: w,
+    height: h,
+    pgm: memory.slice(headerBefore(memory, at[i]!.out, w, h), at[i]!.out + w * h),
+  }));
   return { grey: memory.slice(base + grey, base + grey + n), reduced };
 }
 
@@ -201,13 +220,19 @@ function quietZoneClean(grey: Uint8Array, layout: Layout, bgGrey: number, fgGrey
   const { width, height, modulePx, size } = layout;
   const q = MIN_QUIET_ZONE * modulePx;
   // A scaled raster puts the symbol's edge mid-pixel; those anti-aliased edge pixels belong to the symbol.
-  const sx0 = Math.floor(layout.originX), sy0 = Math.floor(layout.originY);
-  const sx1 = Math.ceil(layout.originX + size * modulePx), sy1 = Math.ceil(layout.originY + size * modulePx);
-  const x0 = Math.max(0, Math.ceil(layout.originX - q)), y0 = Math.max(0, Math.ceil(layout.originY - q));
-  const x1 = Math.min(width, Math.floor(layout.originX + size * modulePx + q)), y1 = Math.min(height, Math.floor(layout.originY + size * modulePx + q));
+  const sx0 = Math.floor(layout.originX),
+    sy0 = Math.floor(layout.originY);
+  const sx1 = Math.ceil(layout.originX + size * modulePx),
+    sy1 = Math.ceil(layout.originY + size * modulePx);
+  const x0 = Math.max(0, Math.ceil(layout.originX - q)),
+    y0 = Math.max(0, Math.ceil(layout.originY - q));
+  const x1 = Math.min(width, Math.floor(layout.originX + size * modulePx + q)),
+    y1 = Math.min(height, Math.floor(layout.originY + size * modulePx + q));
   const { k, base } = kernelFor(grey.length);
   new Uint8Array(k.memory.buffer).set(grey, base);
-  return k.quietZoneClear(base, width, x0, y0, x1, y1, sx0, sy0, sx1, sy1, (bgGrey + fgGrey) / 2, bgGrey > fgGrey) === 1;
+  return (
+    k.quietZoneClear(base, width, x0, y0, x1, y1, sx0, sy0, sx1, sy1, (bgGrey + fgGrey) / 2, bgGrey > fgGrey) === 1
+  );
 }
 
 /**
@@ -217,10 +242,19 @@ function quietZoneClean(grey: Uint8Array, layout: Layout, bgGrey: number, fgGrey
  * file. The full-size pass, the single most expensive step, is paid only when the layer does not decode
  * or the image is too small to have one. Polarity is left to zxing (tryInvert), as for the file.
  */
-async function decodesAsDelivered(layer: GreyImage | null, grey: Uint8Array, width: number, height: number, expected: Uint8Array): Promise<boolean> {
+async function decodesAsDelivered(
+  layer: GreyImage | null,
+  grey: Uint8Array,
+  width: number,
+  height: number,
+  expected: Uint8Array,
+): Promise<boolean> {
   if (!layer) return decodes(fullSize(grey, width, height), AS_DELIVERED, expected);
   // zxing reads the layers below the first from it, as from the file; only the full size is left.
-  return (await decodes(layer, AS_DELIVERED, expected)) || decodes(fullSize(grey, width, height), { ...AS_DELIVERED, tryDownscale: false }, expected);
+  return (
+    (await decodes(layer, AS_DELIVERED, expected)) ||
+    decodes(fullSize(grey, width, height), { ...AS_DELIVERED, tryDownscale: false }, expected)
+  );
 }
 
 /**
@@ -248,19 +282,34 @@ export async function verifyRaster(input: VerifyInput): Promise<Verification> {
   // the code from afar), the farther one of the first trial, and zxing's first pyramid layer. zxing makes
   // that layer when the image exceeds the threshold; min, not max, so it does however it compares sides.
   const layered = !farProvesNative && Math.min(width, height) > PYRAMID_ABOVE;
-  const boxes: Box[] = [{ f, invert: lightOnDark }, { f: Math.max(1, Math.floor(layout.modulePx / 2)), invert: lightOnDark }];
+  const boxes: Box[] = [
+    { f, invert: lightOnDark },
+    { f: Math.max(1, Math.floor(layout.modulePx / 2)), invert: lightOnDark },
+  ];
   if (layered) boxes.push({ f: PYRAMID_FACTOR, invert: false });
-  const { grey, reduced: [reduced, far, layer] } = scan(raster, READ_AS_FILE[input.format], boxes);
+  const {
+    grey,
+    reduced: [reduced, far, layer],
+  } = scan(raster, READ_AS_FILE[input.format], boxes);
 
   // A flat raster is filled only inside the symbol and carries no decorations, so its quiet zone is
   // background by construction; anything drawn (shapes, images, frames) is checked pixel by pixel.
   const clean = input.exact || quietZoneClean(grey, layout, bgGrey, fgGrey);
   if (!clean) failures.push(`the ${MIN_QUIET_ZONE}-module quiet zone is not clear`);
-  const quietZoneModules = Math.floor(Math.min(layout.originX, layout.originY, layout.width - layout.originX - layout.size * layout.modulePx, layout.height - layout.originY - layout.size * layout.modulePx) / layout.modulePx);
-  if (quietZoneModules < MIN_QUIET_ZONE) failures.push(`quiet zone is ${quietZoneModules} modules, below ${MIN_QUIET_ZONE}`);
+  const quietZoneModules = Math.floor(
+    Math.min(
+      layout.originX,
+      layout.originY,
+      layout.width - layout.originX - layout.size * layout.modulePx,
+      layout.height - layout.originY - layout.size * layout.modulePx,
+    ) / layout.modulePx,
+  );
+  if (quietZoneModules < MIN_QUIET_ZONE)
+    failures.push(`quiet zone is ${quietZoneModules} modules, below ${MIN_QUIET_ZONE}`);
 
   const farOk = await decodes(reduced, FAST, expected);
-  const nativeOk = (farProvesNative && farOk) || (await decodesAsDelivered(layer ?? null, grey, width, height, expected));
+  const nativeOk =
+    (farProvesNative && farOk) || (await decodesAsDelivered(layer ?? null, grey, width, height, expected));
   const decodedAt: Verification['decodedAt'] = nativeOk ? (farOk ? 'reduced' : 'full') : null;
   if (!nativeOk) failures.push(`the image does not decode to the content at its own size (${width}×${height} px)`);
 
@@ -269,7 +318,8 @@ export async function verifyRaster(input: VerifyInput): Promise<Verification> {
     scanTrials.push({ name: FAR, decoded: await decodes(far!, FAST, expected) });
     // Blur and dim at once: a code that survives both together survives each alone, so one decode
     // settles the usual case and only a weaker code pays for the two separate trials.
-    if (await decodes(blurDim(reduced, true, true), FAST, expected)) scanTrials.push({ name: BLURRED_AND_DIM, decoded: true });
+    if (await decodes(blurDim(reduced, true, true), FAST, expected))
+      scanTrials.push({ name: BLURRED_AND_DIM, decoded: true });
     else {
       scanTrials.push({ name: BLURRED, decoded: await decodes(blurDim(reduced, true, false), FAST, expected) });
       scanTrials.push({ name: DIM, decoded: await decodes(blurDim(reduced, false, true), FAST, expected) });
@@ -278,5 +328,14 @@ export async function verifyRaster(input: VerifyInput): Promise<Verification> {
   const passed = scanTrials.reduce((n, t) => n + (t.decoded ? (t.name === BLURRED_AND_DIM ? 2 : 1) : 0), 0);
   const scanScore = decodedAt === 'reduced' ? 25 + 25 * passed : decodedAt === 'full' ? 10 : 0;
 
-  return { decoded: decodedAt !== null, decodedAt, contrastRatio: Math.round(contrast * 100) / 100, quietZoneModules, quietZoneClean: clean, failures, scanScore, scanTrials };
+  return {
+    decoded: decodedAt !== null,
+    decodedAt,
+    contrastRatio: Math.round(contrast * 100) / 100,
+    quietZoneModules,
+    quietZoneClean: clean,
+    failures,
+    scanScore,
+    scanTrials,
+  };
 }

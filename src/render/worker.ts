@@ -10,14 +10,18 @@ import type { RenderOutcome, RenderTask } from './types.js';
 
 await initWasm();
 
-const movable = (value: RenderOutcome, transfer: ArrayBuffer[]) => Piscina.move({ [Piscina.transferableSymbol]: transfer, [Piscina.valueSymbol]: value } as never);
+const movable = (value: RenderOutcome, transfer: ArrayBuffer[]) =>
+  Piscina.move({ [Piscina.transferableSymbol]: transfer, [Piscina.valueSymbol]: value } as never);
 
 export default async function renderTask(task: RenderTask): Promise<RenderOutcome> {
   try {
     const out = await render(task);
     if (!out.ok) return out;
     // Transfer needs a buffer the result owns whole; a view into a shared pool must be copied first.
-    const bytes = out.bytes.byteOffset === 0 && out.bytes.byteLength === out.bytes.buffer.byteLength ? out.bytes : out.bytes.slice();
+    const bytes =
+      out.bytes.byteOffset === 0 && out.bytes.byteLength === out.bytes.buffer.byteLength
+        ? out.bytes
+        : out.bytes.slice();
     return movable({ ...out, bytes }, [bytes.buffer as ArrayBuffer]) as unknown as RenderOutcome;
   } catch (e) {
     if (isApiError(e)) return { ok: false, code: e.code, message: e.message, field: e.field };

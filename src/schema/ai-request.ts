@@ -1,4 +1,11 @@
-import { CALLER_FIELDS, DEFAULT_STYLE_PRESET, MAX_API_KEY_CHARS, MODEL_ID, PROVIDER_IDS, STYLE_PRESETS } from '../ai/index.js';
+import {
+  type CALLER_FIELDS,
+  DEFAULT_STYLE_PRESET,
+  MAX_API_KEY_CHARS,
+  MODEL_ID,
+  PROVIDER_IDS,
+  STYLE_PRESETS,
+} from '../ai/index.js';
 import { contentProperty, definitions, designProperties } from './qr-config.js';
 
 /**
@@ -6,8 +13,15 @@ import { contentProperty, definitions, designProperties } from './qr-config.js';
  * QrConfig). All are among the fields the model may never set (`CALLER_FIELDS`); the look is the model's.
  */
 export const AI_CALLER_FIELDS = [
-  'logoUrl', 'logoBase64', 'backgroundImageUrl', 'backgroundImageBase64', 'centerText', 'ctaText',
-  'fileFormat', 'outputWidth', 'responseType',
+  'logoUrl',
+  'logoBase64',
+  'backgroundImageUrl',
+  'backgroundImageBase64',
+  'centerText',
+  'ctaText',
+  'fileFormat',
+  'outputWidth',
+  'responseType',
 ] as const satisfies readonly (typeof CALLER_FIELDS)[number][];
 
 const callerProperties = Object.fromEntries(AI_CALLER_FIELDS.map((f) => [f, designProperties[f]]));
@@ -15,9 +29,25 @@ const callerProperties = Object.fromEntries(AI_CALLER_FIELDS.map((f) => [f, desi
 /** The body of POST /api/qr/ai/generate-managed; the marketplace body adds the provider fields. */
 const briefProperties = {
   content: contentProperty,
-  prompt: { type: 'string', minLength: 1, maxLength: 10_000, description: 'What the design should look like, in plain words (1–10000 characters).' },
-  stylePreset: { type: 'string', enum: [...STYLE_PRESETS], default: DEFAULT_STYLE_PRESET, description: 'Overall style the model starts from. Default luxury.' },
-  creativity: { type: 'number', minimum: 0, maximum: 1, default: 0.5, description: 'LLM temperature and boldness of the design, 0–1. Default 0.5.' },
+  prompt: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 10_000,
+    description: 'What the design should look like, in plain words (1–10000 characters).',
+  },
+  stylePreset: {
+    type: 'string',
+    enum: [...STYLE_PRESETS],
+    default: DEFAULT_STYLE_PRESET,
+    description: 'Overall style the model starts from. Default luxury.',
+  },
+  creativity: {
+    type: 'number',
+    minimum: 0,
+    maximum: 1,
+    default: 0.5,
+    description: 'LLM temperature and boldness of the design, 0–1. Default 0.5.',
+  },
   strictScannability: designProperties.strictScannability,
   ...callerProperties,
 } as const;
@@ -45,7 +75,17 @@ export const aiGenerateSchema = {
   properties: {
     ...briefProperties,
     llmProvider: { type: 'string', enum: [...PROVIDER_IDS], description: 'Provider id from GET /api/qr/ai/providers.' },
-    llmApiKey: { type: 'string', minLength: 1, maxLength: MAX_API_KEY_CHARS, description: 'Your own key for that provider; used for this request only, never stored or logged.' },
-    llmModel: { type: 'string', pattern: MODEL_ID.source, description: "Any model id the provider offers (letters, digits and . _ : / -, up to 100 characters). Default: the provider's default model." },
+    llmApiKey: {
+      type: 'string',
+      minLength: 1,
+      maxLength: MAX_API_KEY_CHARS,
+      description: 'Your own key for that provider; used for this request only, never stored or logged.',
+    },
+    llmModel: {
+      type: 'string',
+      pattern: MODEL_ID.source,
+      description:
+        "Any model id the provider offers (letters, digits and . _ : / -, up to 100 characters). Default: the provider's default model.",
+    },
   },
 } as const;

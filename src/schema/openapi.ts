@@ -13,7 +13,10 @@ export function standalone(schema: unknown, definitions: Json): unknown {
   if (Array.isArray(schema)) return schema.map((s) => standalone(s, definitions));
   if (schema === null || typeof schema !== 'object') return schema;
   const { $ref, $id: _id, definitions: _defs, ...rest } = schema as Json;
-  const base = typeof $ref === 'string' && $ref.startsWith('#/definitions/') ? (definitions[$ref.slice('#/definitions/'.length)] as Json) : {};
+  const base =
+    typeof $ref === 'string' && $ref.startsWith('#/definitions/')
+      ? (definitions[$ref.slice('#/definitions/'.length)] as Json)
+      : {};
   return Object.fromEntries(Object.entries({ ...base, ...rest }).map(([k, v]) => [k, standalone(v, definitions)]));
 }
 
@@ -23,7 +26,11 @@ const errorEnvelope = {
   properties: {
     success: { const: false },
     error: { type: 'string', description: 'Human-readable message.' },
-    code: { type: 'string', enum: Object.keys(ERRORS), description: 'Machine-readable code; see the table in the README.' },
+    code: {
+      type: 'string',
+      enum: Object.keys(ERRORS),
+      description: 'Machine-readable code; see the table in the README.',
+    },
     field: { type: 'string', description: 'The offending input, dotted for nested fields.' },
   },
 } as const;
@@ -31,13 +38,22 @@ const errorEnvelope = {
 /** The OpenAPI 3.1 document of the routes the server actually serves, from the same schemas it validates with. */
 export function buildOpenApi(routes: Route[], version: string, secretHeader: string): Json {
   const schemas: Json = { ErrorEnvelope: errorEnvelope };
-  for (const [name, schema] of Object.entries(SCHEMAS)) schemas[name] = name === 'qrConfig' ? publishedQrConfigSchema() : standalone(schema, ((schema as Json).definitions as Json) ?? {});
+  for (const [name, schema] of Object.entries(SCHEMAS))
+    schemas[name] =
+      name === 'qrConfig'
+        ? publishedQrConfigSchema()
+        : standalone(schema, ((schema as Json).definitions as Json) ?? {});
 
   const paths: Record<string, Json> = {};
   for (const route of routes) {
     if (!route.doc) continue;
     const path = route.path.replace(/:(\w+)/g, '{$1}');
-    const params = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    const params = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
     const content: Json = { 'application/json': {} };
     for (const type of route.doc.produces ?? []) content[type] = { schema: { type: 'string', format: 'binary' } };
     paths[path] ??= {};
@@ -45,10 +61,18 @@ export function buildOpenApi(routes: Route[], version: string, secretHeader: str
       summary: route.doc.summary,
       ...(params.length && { parameters: params }),
       ...(route.public ? { security: [] } : {}),
-      ...(route.doc.body && { requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${route.doc.body}` } } } } }),
+      ...(route.doc.body && {
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: `#/components/schemas/${route.doc.body}` } } },
+        },
+      }),
       responses: {
         200: { description: route.doc.response, content },
-        default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } },
+        default: {
+          description: 'Error',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+        },
       },
     };
   }
@@ -66,6 +90,7 @@ export const RENDER_MEDIA_TYPES = Object.values(FILE_FORMATS);
 /** The QrConfig schema as published: references inlined and every default written as `default`. */
 export function publishedQrConfigSchema(): Json {
   const schema = standalone(qrConfigSchema, qrConfigSchema.definitions) as Json & { properties: Record<string, Json> };
-  for (const [field, value] of Object.entries(QR_DEFAULTS)) schema.properties[field] = { ...schema.properties[field], default: value };
+  for (const [field, value] of Object.entries(QR_DEFAULTS))
+    schema.properties[field] = { ...schema.properties[field], default: value };
   return { $schema: 'http://json-schema.org/draft-07/schema#', title: 'QrConfig', ...schema };
 }

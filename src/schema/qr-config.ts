@@ -5,7 +5,13 @@ import { FRAME_STYLES } from '../design/frames.js';
 import { ECC_LEVELS } from '../qr/types.js';
 
 /** Output formats, and the MIME type each is served with. */
-export const FILE_FORMATS = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp', svg: 'image/svg+xml', pdf: 'application/pdf' } as const;
+export const FILE_FORMATS = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+  pdf: 'application/pdf',
+} as const;
 export type FileFormat = keyof typeof FILE_FORMATS;
 
 /** Limits of the interface contract, in one place so the schema, the pipeline and the docs agree. */
@@ -37,8 +43,17 @@ const gradient = (description: string) =>
     required: ['type', 'stops'],
     description,
     properties: {
-      type: { type: 'string', enum: ['linear', 'radial'], description: 'linear: along `rotation`; radial: from the centre outward.' },
-      rotation: { type: 'number', minimum: 0, maximum: 360, description: 'Direction of a linear gradient in degrees, clockwise from left→right. Default 0.' },
+      type: {
+        type: 'string',
+        enum: ['linear', 'radial'],
+        description: 'linear: along `rotation`; radial: from the centre outward.',
+      },
+      rotation: {
+        type: 'number',
+        minimum: 0,
+        maximum: 360,
+        description: 'Direction of a linear gradient in degrees, clockwise from left→right. Default 0.',
+      },
       stops: {
         type: 'array',
         minItems: 2,
@@ -72,11 +87,24 @@ const base64Image = (description: string) =>
  */
 export const designProperties = {
   primaryColor: { $ref: '#/definitions/hexColor', description: 'Colour of the dark modules. Default #000000.' },
-  backgroundColor: { $ref: '#/definitions/hexColor', description: 'Colour of the light modules and the quiet zone. Default #FFFFFF.' },
-  foregroundGradient: gradient('Gradient over all dark modules (overrides primaryColor there; every stop must contrast with the background).'),
-  backgroundGradient: gradient('Gradient over the background (overrides backgroundColor; every stop must contrast with the foreground).'),
-  finderOuterColor: { $ref: '#/definitions/hexColor', description: 'Colour of the finder rings. Default primaryColor.' },
-  finderInnerColor: { $ref: '#/definitions/hexColor', description: 'Colour of the finder centres. Default primaryColor.' },
+  backgroundColor: {
+    $ref: '#/definitions/hexColor',
+    description: 'Colour of the light modules and the quiet zone. Default #FFFFFF.',
+  },
+  foregroundGradient: gradient(
+    'Gradient over all dark modules (overrides primaryColor there; every stop must contrast with the background).',
+  ),
+  backgroundGradient: gradient(
+    'Gradient over the background (overrides backgroundColor; every stop must contrast with the foreground).',
+  ),
+  finderOuterColor: {
+    $ref: '#/definitions/hexColor',
+    description: 'Colour of the finder rings. Default primaryColor.',
+  },
+  finderInnerColor: {
+    $ref: '#/definitions/hexColor',
+    description: 'Colour of the finder centres. Default primaryColor.',
+  },
   finderOuterGradient: gradient('Gradient over the three finder rings.'),
   finderInnerGradient: gradient('Gradient over the three finder centres.'),
   finderEyes: {
@@ -87,38 +115,104 @@ export const designProperties = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        outerColor: { $ref: '#/definitions/hexColor', description: 'This eye\'s ring colour.' },
-        innerColor: { $ref: '#/definitions/hexColor', description: 'This eye\'s centre colour.' },
-        rotation: { type: 'integer', enum: [0, 90, 180, 270], description: 'Rotate this eye about its centre, degrees clockwise.' },
+        outerColor: { $ref: '#/definitions/hexColor', description: "This eye's ring colour." },
+        innerColor: { $ref: '#/definitions/hexColor', description: "This eye's centre colour." },
+        rotation: {
+          type: 'integer',
+          enum: [0, 90, 180, 270],
+          description: 'Rotate this eye about its centre, degrees clockwise.',
+        },
         flip: { type: 'string', enum: ['none', 'horizontal', 'vertical'], description: 'Mirror this eye.' },
       },
     },
   },
-  alignmentColor: { $ref: '#/definitions/hexColor', description: 'Colour of the alignment patterns. Default primaryColor.' },
+  alignmentColor: {
+    $ref: '#/definitions/hexColor',
+    description: 'Colour of the alignment patterns. Default primaryColor.',
+  },
   timingColor: { $ref: '#/definitions/hexColor', description: 'Colour of the timing patterns. Default primaryColor.' },
   moduleShape: { type: 'string', enum: [...MODULE_SHAPES], description: 'Shape of the data modules.' },
-  finderOuterShape: { type: 'string', enum: [...FINDER_OUTER_SHAPES], description: 'Shape of the 7×7 ring of each finder eye.' },
-  finderInnerShape: { type: 'string', enum: [...FINDER_INNER_SHAPES], description: 'Shape of the 3×3 centre of each finder eye.' },
-  eccLevel: { type: 'string', enum: [...ECC_LEVELS], description: 'Error-correction level: L 7 %, M 15 %, Q 25 %, H 30 % recoverable. Default M; a logo raises it to H.' },
-  minVersion: range({ min: 1, max: 40 }, 'Smallest symbol version (size 17 + 4 × version modules); larger when the content needs it.', true),
-  maskPattern: range({ min: 0, max: 7 }, 'Force one of the eight ISO 18004 data masks; default: the one with the lowest penalty.', true),
-  quietZone: range(LIMITS.quietZone, 'Light margin around the symbol, in modules. Default and minimum 4 (ISO 18004).', true),
+  finderOuterShape: {
+    type: 'string',
+    enum: [...FINDER_OUTER_SHAPES],
+    description: 'Shape of the 7×7 ring of each finder eye.',
+  },
+  finderInnerShape: {
+    type: 'string',
+    enum: [...FINDER_INNER_SHAPES],
+    description: 'Shape of the 3×3 centre of each finder eye.',
+  },
+  eccLevel: {
+    type: 'string',
+    enum: [...ECC_LEVELS],
+    description: 'Error-correction level: L 7 %, M 15 %, Q 25 %, H 30 % recoverable. Default M; a logo raises it to H.',
+  },
+  minVersion: range(
+    { min: 1, max: 40 },
+    'Smallest symbol version (size 17 + 4 × version modules); larger when the content needs it.',
+    true,
+  ),
+  maskPattern: range(
+    { min: 0, max: 7 },
+    'Force one of the eight ISO 18004 data masks; default: the one with the lowest penalty.',
+    true,
+  ),
+  quietZone: range(
+    LIMITS.quietZone,
+    'Light margin around the symbol, in modules. Default and minimum 4 (ISO 18004).',
+    true,
+  ),
   fileFormat: { type: 'string', enum: Object.keys(FILE_FORMATS), description: 'Output format. Default png.' },
-  outputWidth: range(LIMITS.outputPx, 'Image width in pixels (64–4096). Default 800, or quiet-zone-inclusive modules × pixelsPerModule when only that is given.', true),
+  outputWidth: range(
+    LIMITS.outputPx,
+    'Image width in pixels (64–4096). Default 800, or quiet-zone-inclusive modules × pixelsPerModule when only that is given.',
+    true,
+  ),
   outputHeight: range(LIMITS.outputPx, 'Image height in pixels. Default: equal to the width.', true),
-  pixelsPerModule: range(LIMITS.pixelsPerModule, 'Size of one module in pixels. Default: the largest whole number that fits the output size.', true),
-  responseType: { type: 'string', enum: ['base64', 'binary'], description: 'base64: JSON with the file in qrBase64. binary: the raw file. Default base64.' },
-  strictScannability: { type: 'boolean', description: 'Default true: readability problems are corrected automatically and reported in `corrections`. false: they are reported as warnings when the code still decodes, and refused when it does not.' },
+  pixelsPerModule: range(
+    LIMITS.pixelsPerModule,
+    'Size of one module in pixels. Default: the largest whole number that fits the output size.',
+    true,
+  ),
+  responseType: {
+    type: 'string',
+    enum: ['base64', 'binary'],
+    description: 'base64: JSON with the file in qrBase64. binary: the raw file. Default base64.',
+  },
+  strictScannability: {
+    type: 'boolean',
+    description:
+      'Default true: readability problems are corrected automatically and reported in `corrections`. false: they are reported as warnings when the code still decodes, and refused when it does not.',
+  },
   logoUrl: httpUrl('Logo placed at the centre (http or https URL). Clears the modules beneath it and raises ECC to H.'),
-  logoBase64: base64Image('Logo as base64 (a data: URL prefix is accepted). PNG, JPG, GIF, BMP or WebP, at most 10 MB.'),
-  logoSizePercent: range(LIMITS.logoSizePercent, 'Logo width as a percentage of the symbol width (3–40; above 25 needs ECC H).'),
-  logoPaddingPercent: range({ min: 0, max: 30 }, 'Clear space around the logo, as a percentage of the logo size. Default 8.'),
-  logoPlateShape: { type: 'string', enum: ['none', 'square', 'rounded', 'circle'], description: 'A plate drawn behind the logo. Default none.' },
+  logoBase64: base64Image(
+    'Logo as base64 (a data: URL prefix is accepted). PNG, JPG, GIF, BMP or WebP, at most 10 MB.',
+  ),
+  logoSizePercent: range(
+    LIMITS.logoSizePercent,
+    'Logo width as a percentage of the symbol width (3–40; above 25 needs ECC H).',
+  ),
+  logoPaddingPercent: range(
+    { min: 0, max: 30 },
+    'Clear space around the logo, as a percentage of the logo size. Default 8.',
+  ),
+  logoPlateShape: {
+    type: 'string',
+    enum: ['none', 'square', 'rounded', 'circle'],
+    description: 'A plate drawn behind the logo. Default none.',
+  },
   logoPlateColor: { $ref: '#/definitions/hexColor', description: 'Colour of the plate. Default backgroundColor.' },
   backgroundImageUrl: httpUrl('Image blended softly behind the code (http or https URL).'),
   backgroundImageBase64: base64Image('Background image as base64. PNG, JPG, GIF, BMP or WebP, at most 10 MB.'),
-  backgroundImageOpacity: range({ min: 0.05, max: 1 }, 'Opacity of the background image (lowered automatically when contrast would suffer). Default 0.3.'),
-  backgroundImageFit: { type: 'string', enum: ['cover', 'contain'], description: 'How the background image fills the canvas. Default cover.' },
+  backgroundImageOpacity: range(
+    { min: 0.05, max: 1 },
+    'Opacity of the background image (lowered automatically when contrast would suffer). Default 0.3.',
+  ),
+  backgroundImageFit: {
+    type: 'string',
+    enum: ['cover', 'contain'],
+    description: 'How the background image fills the canvas. Default cover.',
+  },
   centerText: {
     type: 'object',
     additionalProperties: false,
@@ -131,14 +225,35 @@ export const designProperties = {
       fontSize: range({ min: 6, max: 200 }, 'Font size in pixels.'),
     },
   },
-  ctaText: { type: 'string', minLength: 1, maxLength: LIMITS.textChars, description: 'Call-to-action caption below the code, or the text of the frame.' },
+  ctaText: {
+    type: 'string',
+    minLength: 1,
+    maxLength: LIMITS.textChars,
+    description: 'Call-to-action caption below the code, or the text of the frame.',
+  },
   ctaTextColor: { $ref: '#/definitions/hexColor', description: 'Colour of the caption. Default primaryColor.' },
-  fontFamily: { type: 'string', enum: [...FONT_FAMILIES], description: 'Typeface of centerText and ctaText (fonts ship with the service; text is drawn as outlines).' },
-  frameStyle: { type: 'string', enum: [...FRAME_STYLES], description: 'A frame around the code carrying ctaText ("SCAN ME" when ctaText is absent). Default none: ctaText alone is a caption below the code.' },
+  fontFamily: {
+    type: 'string',
+    enum: [...FONT_FAMILIES],
+    description: 'Typeface of centerText and ctaText (fonts ship with the service; text is drawn as outlines).',
+  },
+  frameStyle: {
+    type: 'string',
+    enum: [...FRAME_STYLES],
+    description:
+      'A frame around the code carrying ctaText ("SCAN ME" when ctaText is absent). Default none: ctaText alone is a caption below the code.',
+  },
   frameColor: { $ref: '#/definitions/hexColor', description: 'Colour of the frame. Default primaryColor.' },
-  frameTextColor: { $ref: '#/definitions/hexColor', description: 'Colour of the text on the frame. Default backgroundColor on filled bands, ctaTextColor or primaryColor on open frames.' },
+  frameTextColor: {
+    $ref: '#/definitions/hexColor',
+    description:
+      'Colour of the text on the frame. Default backgroundColor on filled bands, ctaTextColor or primaryColor on open frames.',
+  },
   moduleScale: range(LIMITS.moduleScale, 'Drawn size of each module relative to its cell (0.5–1.0). Default 1.'),
-  moduleSizeVariation: range(LIMITS.moduleSizeVariation, 'Seeded random size variation of modules (0–0.15). Default 0.'),
+  moduleSizeVariation: range(
+    LIMITS.moduleSizeVariation,
+    'Seeded random size variation of modules (0–0.15). Default 0.',
+  ),
   qrShapeRadius: range(LIMITS.qrShapeRadius, 'Rounding of the whole code: 0 square, 50 circular. Default 0.'),
 } as const;
 

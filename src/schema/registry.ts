@@ -4,7 +4,9 @@ import { qrConfigSchema } from './qr-config.js';
 import { qrTemplateOverrideSchema } from '../templates/override-schema.js';
 
 /** Content helper bodies, named `content_<type>` (the compiled module exports one identifier per schema). */
-const contentSchemas = Object.fromEntries(Object.entries(CONTENT_SCHEMAS).map(([type, schema]) => [`content_${type}`, schema])) as {
+const contentSchemas = Object.fromEntries(
+  Object.entries(CONTENT_SCHEMAS).map(([type, schema]) => [`content_${type}`, schema]),
+) as {
   [T in ContentType as `content_${T}`]: (typeof CONTENT_SCHEMAS)[T];
 };
 

@@ -5,7 +5,10 @@ import type { SchemaName } from './registry.js';
 
 /** `/centerText/fontSize` → `centerText.fontSize`, the form `field` uses in error bodies. */
 const fieldOf = (e: ErrorObject): string => {
-  const path = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const path = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (e.keyword === 'required') path.push((e.params as { missingProperty: string }).missingProperty);
   if (e.keyword === 'additionalProperties') path.push((e.params as { additionalProperty: string }).additionalProperty);
   return path.join('.');
@@ -55,11 +58,11 @@ export function toApiError(e: ErrorObject): ApiError {
       message = `${field} must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}.`;
       break;
     case 'type':
-      if (!field) return new ApiError('INVALID_JSON', 'Request body must be a JSON object.');
+      if (!field) return new ApiError('INVALID_JSON', { message: 'Request body must be a JSON object.' });
       message = `${field} must be ${e.params.type === 'integer' ? 'an integer' : `a ${e.params.type}`}.`;
       break;
   }
-  return new ApiError(code, message, field || undefined);
+  return new ApiError(code, { message, field: field || undefined });
 }
 
 /** Validates `body` against a precompiled schema; throws the mapped ApiError on the first violation. */

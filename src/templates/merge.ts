@@ -19,7 +19,8 @@ const isPlainObject = (v: unknown): v is Fields => v !== null && typeof v === 'o
 function deepMerge(base: Fields, over: Fields): Fields {
   const out: Fields = { ...base };
   // Keys come from a body the override schema has accepted: known field names only, never __proto__.
-  for (const [k, v] of Object.entries(over)) out[k] = isPlainObject(v) && isPlainObject(out[k]) ? deepMerge(out[k], v) : v;
+  for (const [k, v] of Object.entries(over))
+    out[k] = isPlainObject(v) && isPlainObject(out[k]) ? deepMerge(out[k], v) : v;
   return out;
 }
 

@@ -12,7 +12,9 @@ function optionalAtEveryObjectLevel(schema: Schema): Schema {
   const { required: _required, properties, ...rest } = schema;
   return {
     ...rest,
-    properties: Object.fromEntries(Object.entries(properties as Record<string, Schema>).map(([k, v]) => [k, optionalAtEveryObjectLevel(v)])),
+    properties: Object.fromEntries(
+      Object.entries(properties as Record<string, Schema>).map(([k, v]) => [k, optionalAtEveryObjectLevel(v)]),
+    ),
   };
 }
 
@@ -22,7 +24,11 @@ function optionalAtEveryObjectLevel(schema: Schema): Schema {
  * and the nested required fields are required again.
  */
 export const qrTemplateOverrideSchema = {
-  ...optionalAtEveryObjectLevel({ type: 'object', additionalProperties: false, properties: { content: contentProperty, ...designProperties } }),
+  ...optionalAtEveryObjectLevel({
+    type: 'object',
+    additionalProperties: false,
+    properties: { content: contentProperty, ...designProperties },
+  }),
   $id: 'QrTemplateOverride',
   definitions,
 };

@@ -35,7 +35,10 @@ const attempt = (providerId: ProviderId, model: string): Attempt[] => [{ provide
 const quiet = { log: () => {} };
 
 async function failure(p: Promise<unknown>): Promise<ApiError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ApiError);
   return err as ApiError;
 }
@@ -46,7 +49,13 @@ describe('OpenAI chat wire', () => {
     f.reply(success.openai(JSON.stringify(DESIGN)));
     const result = await designQr(BRIEF, attempt('openai', 'gpt-4.1-mini'), sampleSchema);
 
-    expect(result).toMatchObject({ config: DESIGN.config, explanation: DESIGN.explanation, providerId: 'openai', model: 'gpt-4.1-mini', corrections: [] });
+    expect(result).toMatchObject({
+      config: DESIGN.config,
+      explanation: DESIGN.explanation,
+      providerId: 'openai',
+      model: 'gpt-4.1-mini',
+      corrections: [],
+    });
     expect(f.problems).toEqual([]);
     const body = f.received[0].body;
     expect(body.model).toBe('gpt-4.1-mini');
@@ -62,7 +71,7 @@ describe('OpenAI chat wire', () => {
   });
 
   it.each([
-    ['fenced', '```json\n' + JSON.stringify(DESIGN, null, 2) + '\n```'],
+    ['fenced', `\`\`\`json\n${JSON.stringify(DESIGN, null, 2)}\n\`\`\``],
     ['wrapped in prose', `Here is your design: ${JSON.stringify(DESIGN)} Let me know if you want changes {or not}.`],
     ['fenced after prose', `Sure!\n\n\`\`\`\n${JSON.stringify(DESIGN)}\n\`\`\`\nEnjoy.`],
   ])('reads JSON that arrives %s', async (_, content) => {
@@ -160,7 +169,9 @@ describe('Anthropic messages wire', () => {
     expect(f.problems).toEqual([]);
     const body = f.received[0].body;
     expect(body.tools[0].name).toBe('qr_design');
-    expect(body.tools[0].input_schema.properties.config.properties.finderOuterShape.enum).toEqual([...FINDER_OUTER_SHAPES]);
+    expect(body.tools[0].input_schema.properties.config.properties.finderOuterShape.enum).toEqual([
+      ...FINDER_OUTER_SHAPES,
+    ]);
     expect(body.tool_choice).toEqual({ type: 'tool', name: 'qr_design' });
     expect(body.system).toContain('Scannability');
     expect(body.temperature).toBeCloseTo(0.65);
@@ -170,10 +181,14 @@ describe('Anthropic messages wire', () => {
     const f = await vendor('anthropic');
     f.reply(
       success.anthropicTool({ config: JSON.stringify(DESIGN.config), explanation: 'x' }),
-      success.anthropicText('```json\n' + JSON.stringify(DESIGN) + '\n```'),
+      success.anthropicText(`\`\`\`json\n${JSON.stringify(DESIGN)}\n\`\`\``),
     );
-    expect((await designQr(BRIEF, attempt('anthropic', 'claude-haiku-4-5'), sampleSchema)).config).toEqual(DESIGN.config);
-    expect((await designQr(BRIEF, attempt('anthropic', 'claude-haiku-4-5'), sampleSchema)).config).toEqual(DESIGN.config);
+    expect((await designQr(BRIEF, attempt('anthropic', 'claude-haiku-4-5'), sampleSchema)).config).toEqual(
+      DESIGN.config,
+    );
+    expect((await designQr(BRIEF, attempt('anthropic', 'claude-haiku-4-5'), sampleSchema)).config).toEqual(
+      DESIGN.config,
+    );
   });
 
   it('leaves temperature out for models that refuse it', async () => {
@@ -199,7 +214,7 @@ describe('Gemini generateContent wire', () => {
 
   it('reads fenced JSON text, and leaves Gemini 3 at its default temperature', async () => {
     const f = await vendor('gemini');
-    f.reply(success.gemini('```json\n' + JSON.stringify(DESIGN) + '\n```'));
+    f.reply(success.gemini(`\`\`\`json\n${JSON.stringify(DESIGN)}\n\`\`\``));
     expect((await designQr(BRIEF, attempt('google', 'gemini-3.5-flash'), sampleSchema)).config).toEqual(DESIGN.config);
     expect(f.received[0].body.generationConfig).not.toHaveProperty('temperature');
   });

@@ -14,7 +14,10 @@ const KEYS = {
   google: 'AIzaSyTestGoogle0a1b2c3d4e5f6g7h8i9j',
   openai: 'sk-proj-TestOpenAI9z8y7x6w5v4u3t2s1r0q',
 } as const;
-const DESIGN = { config: { primaryColor: '#14213d', backgroundColor: '#ffffff', moduleShape: 'square' }, explanation: 'Navy on white.' };
+const DESIGN = {
+  config: { primaryColor: '#14213d', backgroundColor: '#ffffff', moduleShape: 'square' },
+  explanation: 'Navy on white.',
+};
 const BRIEF = { prompt: 'corporate blue for a law firm', stylePreset: 'corporate' as const, creativity: 0.3 };
 const WIRE: Record<keyof typeof KEYS, WireKind> = { groq: 'openai', google: 'gemini', openai: 'openai' };
 
@@ -42,7 +45,10 @@ afterEach(async () => {
 const fake = (id: keyof typeof KEYS): FakeVendor => fakes[id] as FakeVendor;
 
 async function failure(p: Promise<unknown>): Promise<ApiError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ApiError);
   for (const key of Object.values(KEYS)) expectNoSecret(errorText(err), key);
   return err as ApiError;
@@ -61,7 +67,9 @@ describe('managed chain groq → google → openai', () => {
 
     const attempts = managedAttempts(settings);
     expect(attempts.map((a) => [a.providerId, a.model])).toEqual([
-      ['groq', 'openai/gpt-oss-120b'], ['google', 'gemini-2.5-flash'], ['openai', 'gpt-4.1-mini'],
+      ['groq', 'openai/gpt-oss-120b'],
+      ['google', 'gemini-2.5-flash'],
+      ['openai', 'gpt-4.1-mini'],
     ]);
     const result = await designQr(BRIEF, attempts, sampleSchema, { managed: true });
     expect([result.providerId, result.model]).toEqual(['openai', 'gpt-4.1-mini']);
@@ -102,7 +110,10 @@ describe('managed chain groq → google → openai', () => {
   it('no usable JSON from anyone → AI_GENERATION_FAILED', async () => {
     fake('groq').reply(success.openai('Sorry, I can only chat.'));
     fake('google').reply(success.gemini('{"config": '));
-    fake('openai').reply({ status: 500, body: { error: { message: 'The server had an error', type: 'server_error' } } });
+    fake('openai').reply({
+      status: 500,
+      body: { error: { message: 'The server had an error', type: 'server_error' } },
+    });
     const err = await failure(designQr(BRIEF, managedAttempts(settings), sampleSchema, { managed: true }));
     expect([err.code, err.status]).toEqual(['AI_GENERATION_FAILED', 502]);
   });
@@ -125,7 +136,7 @@ describe('managed chain groq → google → openai', () => {
 });
 
 describe('consumer server chain', () => {
-  it('tries groq\'s larger model, then its smaller one, then openai, then google', async () => {
+  it("tries groq's larger model, then its smaller one, then openai, then google", async () => {
     fake('groq').reply(ERRORS.groq.overloaded, ERRORS.groq.rateLimit);
     fake('openai').reply(ERRORS.openai.rateLimit);
     fake('google').reply(success.gemini(JSON.stringify(DESIGN)));
@@ -141,7 +152,12 @@ describe('caller-key chain', () => {
   const callerKey = 'sk-caller-AbCdEfGh12345678IjKlMnOp';
   const attempts = (): Attempt[] => [
     { providerId: 'openai', model: 'gpt-4.1-mini', apiKey: callerKey, baseUrl: baseUrlOf(fake('openai'), 'openai') },
-    { providerId: 'google', model: 'gemini-2.5-flash', apiKey: callerKey, baseUrl: baseUrlOf(fake('google'), 'gemini') },
+    {
+      providerId: 'google',
+      model: 'gemini-2.5-flash',
+      apiKey: callerKey,
+      baseUrl: baseUrlOf(fake('google'), 'gemini'),
+    },
   ];
 
   it('a rejected key stops the chain: no other provider sees the request', async () => {
@@ -213,8 +229,14 @@ describe('caller abort', () => {
   it('cancels the request in flight (the vendor sees the socket close) and tries nobody else', async () => {
     fake('groq').reply({ delayMs: 10_000, ...success.openai(JSON.stringify(DESIGN)) });
     const controller = new AbortController();
-    const pending = designQr(BRIEF, managedAttempts(settings), sampleSchema, { managed: true, signal: controller.signal });
-    const settled = pending.then(() => undefined, (e: unknown) => e);
+    const pending = designQr(BRIEF, managedAttempts(settings), sampleSchema, {
+      managed: true,
+      signal: controller.signal,
+    });
+    const settled = pending.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     await fake('groq').nextRequest();
     const aborted = fake('groq').nextAbort();
     controller.abort();
@@ -227,9 +249,15 @@ describe('caller abort', () => {
   });
 
   it('an already aborted signal sends nothing', async () => {
-    const err = await designQr(BRIEF, managedAttempts(settings), sampleSchema, { managed: true, signal: AbortSignal.abort() })
-      .then(() => undefined, (e: unknown) => e);
+    const err = await designQr(BRIEF, managedAttempts(settings), sampleSchema, {
+      managed: true,
+      signal: AbortSignal.abort(),
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect((err as Error).name).toBe('AbortError');
-    for (const id of ['groq', 'google', 'openai'] as ProviderId[]) expect(fakes[id as keyof typeof KEYS]?.received).toHaveLength(0);
+    for (const id of ['groq', 'google', 'openai'] as ProviderId[])
+      expect(fakes[id as keyof typeof KEYS]?.received).toHaveLength(0);
   });
 });

@@ -35,7 +35,12 @@ describe('cleanConfig', () => {
       logoSizePercent: -5,
       transparentBackground: 'false',
       qrShapeRadius: 'very round',
-      gradient: { type: 'Linear', colors: ['#abc', 'navy', 'not-a-colour', 'teal', 'white', 'black'], angle: 400, spin: true },
+      gradient: {
+        type: 'Linear',
+        colors: ['#abc', 'navy', 'not-a-colour', 'teal', 'white', 'black'],
+        angle: 400,
+        spin: true,
+      },
       frame: { style: 'rounded banner', color: 'hsl(120, 100%, 25%)' },
       sparkles: true,
     };
@@ -62,7 +67,12 @@ describe('cleanConfig', () => {
       expect(byField[f]).toMatchObject({ reason: 'set by the caller, not by the AI' });
       expect(byField[f]).not.toHaveProperty('to');
     }
-    expect(byField.primaryColor).toEqual({ field: 'primaryColor', from: 'gold', to: '#ffd700', reason: 'colour converted to hex' });
+    expect(byField.primaryColor).toEqual({
+      field: 'primaryColor',
+      from: 'gold',
+      to: '#ffd700',
+      reason: 'colour converted to hex',
+    });
     expect(byField.moduleShape).toMatchObject({ from: 'Rounded_Square', to: 'rounded-square' });
     expect(byField.finderOuterShape).toMatchObject({ from: 'circel', to: 'circle' });
     expect(byField.eccLevel).toMatchObject({ from: 'Z', to: 'M', reason: 'unknown value; default used' });
@@ -82,7 +92,10 @@ describe('cleanConfig', () => {
   });
 
   it('drops nulls silently: strict structured output says "not set" that way', () => {
-    expect(cleanConfig({ primaryColor: '#000', moduleScale: null, gradient: null }, schema)).toEqual({ config: { primaryColor: '#000' }, corrections: [] });
+    expect(cleanConfig({ primaryColor: '#000', moduleScale: null, gradient: null }, schema)).toEqual({
+      config: { primaryColor: '#000' },
+      corrections: [],
+    });
   });
 
   it('drops every caller-controlled field', () => {
@@ -93,14 +106,28 @@ describe('cleanConfig', () => {
   });
 
   it('leaves a valid config untouched', () => {
-    const good = { primaryColor: '#112233', backgroundColor: '#FFFFFFCC', moduleShape: 'dots', moduleScale: 0.9, gradient: { type: 'radial', colors: ['#000', '#333'] } };
+    const good = {
+      primaryColor: '#112233',
+      backgroundColor: '#FFFFFFCC',
+      moduleShape: 'dots',
+      moduleScale: 0.9,
+      gradient: { type: 'radial', colors: ['#000', '#333'] },
+    };
     expect(cleanConfig(good, schema)).toEqual({ config: good, corrections: [] });
   });
 
   it('drops an enum value nothing resembles, and a list too short after cleaning', () => {
-    const { config, corrections } = cleanConfig({ moduleShape: 'hexagon-star-burst', gradient: { type: 'linear', colors: ['#000', 'plaid'] } }, schema);
+    const { config, corrections } = cleanConfig(
+      { moduleShape: 'hexagon-star-burst', gradient: { type: 'linear', colors: ['#000', 'plaid'] } },
+      schema,
+    );
     expect(config).toEqual({});
-    expect(corrections.map((c) => c.field)).toEqual(['moduleShape', 'gradient.colors[1]', 'gradient.colors', 'gradient']);
+    expect(corrections.map((c) => c.field)).toEqual([
+      'moduleShape',
+      'gradient.colors[1]',
+      'gradient.colors',
+      'gradient',
+    ]);
     expect(corrections.at(-1)).toMatchObject({ reason: 'lacks colors' });
   });
 
@@ -158,5 +185,7 @@ describe('toHexColor', () => {
     ['transparent', '#00000000'],
   ])('%s → %s', (input, expected) => expect(toHexColor(input)).toBe(expected));
 
-  it.each(['gold-ish', '#12345', 'rgb(1,2)', 'url(x)'])('%s → undefined', (input) => expect(toHexColor(input)).toBeUndefined());
+  it.each(['gold-ish', '#12345', 'rgb(1,2)', 'url(x)'])('%s → undefined', (input) =>
+    expect(toHexColor(input)).toBeUndefined(),
+  );
 });

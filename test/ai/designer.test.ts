@@ -17,7 +17,11 @@ vi.mock('../../src/design/module-shapes.js', async (importOriginal) => {
 });
 vi.mock('../../src/design/finder-eyes.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/design/finder-eyes.js')>();
-  return { ...real, FINDER_OUTER_SHAPES: [...real.FINDER_OUTER_SHAPES, 'test-leaf'], FINDER_INNER_SHAPES: [...real.FINDER_INNER_SHAPES, 'test-dot'] };
+  return {
+    ...real,
+    FINDER_OUTER_SHAPES: [...real.FINDER_OUTER_SHAPES, 'test-leaf'],
+    FINDER_INNER_SHAPES: [...real.FINDER_INNER_SHAPES, 'test-dot'],
+  };
 });
 
 const KEY = 'sk-test-designer-0123456789abcdef';
@@ -40,7 +44,8 @@ describe('system prompt', () => {
 
   it('lists every shape name of the design modules', () => {
     expect(MODULE_SHAPES).toContain('test-blob');
-    for (const name of [...MODULE_SHAPES, ...FINDER_OUTER_SHAPES, ...FINDER_INNER_SHAPES]) expect(prompt).toContain(name);
+    for (const name of [...MODULE_SHAPES, ...FINDER_OUTER_SHAPES, ...FINDER_INNER_SHAPES])
+      expect(prompt).toContain(name);
   });
 
   it('teaches the seven presets, the scannability rules and the JSON answer', () => {
@@ -79,7 +84,9 @@ describe('designQr', () => {
   it('maps creativity to temperature, defaults to luxury at 0.5, and asks with the grown shape lists', async () => {
     expect(temperatureFor(0)).toBeCloseTo(0.2);
     expect(temperatureFor(1)).toBeCloseTo(1.1);
-    const f = await openai(JSON.stringify({ config: { moduleShape: 'Test Blob', finderOuterShape: 'test_leaf' }, explanation: 'ok' }));
+    const f = await openai(
+      JSON.stringify({ config: { moduleShape: 'Test Blob', finderOuterShape: 'test_leaf' }, explanation: 'ok' }),
+    );
     const result = await designQr({ prompt: 'a blob' }, attempts, sampleSchema);
     expect(result.config).toEqual({ moduleShape: 'test-blob', finderOuterShape: 'test-leaf' });
     const body = f.received[0].body;
@@ -107,9 +114,15 @@ describe('designQr', () => {
   });
 
   it('a config that is not an object, or has nothing usable, is AI_CONFIG_INVALID', async () => {
-    await openai(JSON.stringify({ config: ['#000'], explanation: '' }), JSON.stringify({ config: { sparkle: true, content: 'x' }, explanation: '' }));
+    await openai(
+      JSON.stringify({ config: ['#000'], explanation: '' }),
+      JSON.stringify({ config: { sparkle: true, content: 'x' }, explanation: '' }),
+    );
     for (let i = 0; i < 2; i++) {
-      const err = await designQr({ prompt: 'x' }, attempts, sampleSchema).then(() => undefined, (e: unknown) => e);
+      const err = await designQr({ prompt: 'x' }, attempts, sampleSchema).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(ApiError);
       expect([(err as ApiError).code, (err as ApiError).status]).toEqual(['AI_CONFIG_INVALID', 422]);
     }

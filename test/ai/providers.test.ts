@@ -19,7 +19,10 @@ afterEach(async () => {
 const atFake = (f: FakeVendor) => ({ ...SETTINGS, baseUrls: { local: `${f.origin}/v1` } });
 
 async function code(p: Promise<unknown>): Promise<string> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ApiError);
   expectNoSecret(errorText(err), KEY);
   return `${(err as ApiError).code}${(err as ApiError).field ? `:${(err as ApiError).field}` : ''}`;
@@ -27,7 +30,18 @@ async function code(p: Promise<unknown>): Promise<string> {
 
 describe('provider list', () => {
   it('has the ten providers in contract order with their public records', () => {
-    expect(PROVIDER_IDS).toEqual(['openai', 'anthropic', 'google', 'mistral', 'deepseek', 'groq', 'xai', 'openrouter', 'together', 'local']);
+    expect(PROVIDER_IDS).toEqual([
+      'openai',
+      'anthropic',
+      'google',
+      'mistral',
+      'deepseek',
+      'groq',
+      'xai',
+      'openrouter',
+      'together',
+      'local',
+    ]);
     const list = providerList();
     expect(list.map((p) => p.id)).toEqual([...PROVIDER_IDS]);
     for (const p of list) {
@@ -40,7 +54,7 @@ describe('provider list', () => {
     expect(MODELS_NOTE).toMatch(/any model/i);
   });
 
-  it('base URLs are the vendors\' unless overridden', () => {
+  it("base URLs are the vendors' unless overridden", () => {
     expect(baseUrlOf('openai', {})).toBe('https://api.openai.com/v1');
     expect(baseUrlOf('local', {})).toBe('http://127.0.0.1:11434/v1');
     expect(baseUrlOf('openai', { openai: 'http://127.0.0.1:9/v1/' })).toBe('http://127.0.0.1:9/v1');
@@ -48,7 +62,7 @@ describe('provider list', () => {
 });
 
 describe('Config.ai from the environment', () => {
-  it('defaults to the contract\'s limits and chain, with no keys and no overrides', () => {
+  it("defaults to the contract's limits and chain, with no keys and no overrides", () => {
     expect(loadConfig({}).ai).toEqual(DEFAULT_AI_SETTINGS);
     expect([DEFAULT_AI_SETTINGS.perAttemptMs, DEFAULT_AI_SETTINGS.totalMs]).toEqual([20_000, 45_000]);
     expect(DEFAULT_AI_SETTINGS.managedChain.map((s) => s.providerId)).toEqual(['groq', 'google', 'openai']);
@@ -66,13 +80,17 @@ describe('Config.ai from the environment', () => {
     expect(ai).toEqual({
       baseUrls: { local: 'http://127.0.0.1:11434/v1' },
       managedKeys: { groq: 'gsk_abc123' },
-      managedChain: [{ providerId: 'google' }, { providerId: 'local', model: 'llama3.2:3b' }, { providerId: 'groq', model: 'openai/gpt-oss-20b' }],
+      managedChain: [
+        { providerId: 'google' },
+        { providerId: 'local', model: 'llama3.2:3b' },
+        { providerId: 'groq', model: 'openai/gpt-oss-20b' },
+      ],
       perAttemptMs: 5000,
       totalMs: 9000,
     });
   });
 
-  it('refuses nonsense by the variable\'s name, never echoing a key', () => {
+  it("refuses nonsense by the variable's name, never echoing a key", () => {
     expect(() => loadConfig({ QR_AI_ATTEMPT_TIMEOUT_MS: 'soon' })).toThrow(/QR_AI_ATTEMPT_TIMEOUT_MS/);
     expect(() => loadConfig({ QR_MANAGED_CHAIN: 'groq,cohere' })).toThrow(/QR_MANAGED_CHAIN: "cohere"/);
     expect(() => loadConfig({ QR_MANAGED_CHAIN: 'local' })).toThrow(/local=<model>/);
@@ -86,20 +104,49 @@ describe('Config.ai from the environment', () => {
 
 describe('callerAttempt', () => {
   it('validates provider, key and model, and fills in the default model', async () => {
-    expect(await callerAttempt({ llmProvider: 'anthropic', llmApiKey: KEY }, SETTINGS)).toEqual({ providerId: 'anthropic', model: 'claude-haiku-4-5', apiKey: KEY, baseUrl: 'https://api.anthropic.com/v1' });
-    expect(await callerAttempt({ llmProvider: 'openrouter', llmApiKey: KEY, llmModel: 'meta-llama/llama-4:free' }, SETTINGS))
-      .toMatchObject({ model: 'meta-llama/llama-4:free' });
-    expect(await code(callerAttempt({ llmProvider: 'cohere', llmApiKey: KEY }, SETTINGS))).toBe('INVALID_LLM_PROVIDER:llmProvider');
-    expect(await code(callerAttempt({ llmProvider: 'openai', llmApiKey: '' }, SETTINGS))).toBe('MISSING_REQUIRED_FIELD:llmApiKey');
-    expect(await code(callerAttempt({ llmProvider: 'openai', llmApiKey: `${KEY}\r\nx-evil: 1` }, SETTINGS))).toBe('LLM_API_KEY_INVALID:llmApiKey');
-    expect(await code(callerAttempt({ llmProvider: 'openai', llmApiKey: KEY, llmModel: 'gpt 4' }, SETTINGS))).toBe('INVALID_LLM_MODEL:llmModel');
-    expect(await code(callerAttempt({ llmProvider: 'openai', llmApiKey: KEY, llmModel: 'x'.repeat(101) }, SETTINGS))).toBe('INVALID_LLM_MODEL:llmModel');
+    expect(await callerAttempt({ llmProvider: 'anthropic', llmApiKey: KEY }, SETTINGS)).toEqual({
+      providerId: 'anthropic',
+      model: 'claude-haiku-4-5',
+      apiKey: KEY,
+      baseUrl: 'https://api.anthropic.com/v1',
+    });
+    expect(
+      await callerAttempt({ llmProvider: 'openrouter', llmApiKey: KEY, llmModel: 'meta-llama/llama-4:free' }, SETTINGS),
+    ).toMatchObject({ model: 'meta-llama/llama-4:free' });
+    expect(await code(callerAttempt({ llmProvider: 'cohere', llmApiKey: KEY }, SETTINGS))).toBe(
+      'INVALID_LLM_PROVIDER:llmProvider',
+    );
+    expect(await code(callerAttempt({ llmProvider: 'openai', llmApiKey: '' }, SETTINGS))).toBe(
+      'MISSING_REQUIRED_FIELD:llmApiKey',
+    );
+    expect(await code(callerAttempt({ llmProvider: 'openai', llmApiKey: `${KEY}\r\nx-evil: 1` }, SETTINGS))).toBe(
+      'LLM_API_KEY_INVALID:llmApiKey',
+    );
+    expect(await code(callerAttempt({ llmProvider: 'openai', llmApiKey: KEY, llmModel: 'gpt 4' }, SETTINGS))).toBe(
+      'INVALID_LLM_MODEL:llmModel',
+    );
+    expect(
+      await code(callerAttempt({ llmProvider: 'openai', llmApiKey: KEY, llmModel: 'x'.repeat(101) }, SETTINGS)),
+    ).toBe('INVALID_LLM_MODEL:llmModel');
   });
 
   it('local without a model takes the first id its endpoint lists', async () => {
     fake = await startFakeVendor('openai', KEY);
-    fake.reply({ body: { object: 'list', data: [{ id: 'llama3.2:3b', object: 'model', owned_by: 'library' }, { id: 'qwen3:8b', object: 'model' }] } });
-    expect(await callerAttempt({ llmProvider: 'local', llmApiKey: KEY }, atFake(fake))).toEqual({ providerId: 'local', model: 'llama3.2:3b', apiKey: KEY, baseUrl: `${fake.origin}/v1` });
+    fake.reply({
+      body: {
+        object: 'list',
+        data: [
+          { id: 'llama3.2:3b', object: 'model', owned_by: 'library' },
+          { id: 'qwen3:8b', object: 'model' },
+        ],
+      },
+    });
+    expect(await callerAttempt({ llmProvider: 'local', llmApiKey: KEY }, atFake(fake))).toEqual({
+      providerId: 'local',
+      model: 'llama3.2:3b',
+      apiKey: KEY,
+      baseUrl: `${fake.origin}/v1`,
+    });
     expect(fake.problems).toEqual([]);
   });
 
@@ -109,10 +156,16 @@ describe('callerAttempt', () => {
       { status: 401, body: { error: { message: `Invalid key ${KEY}`, type: 'invalid_request_error' } } },
       { body: { object: 'list', data: [] } },
     );
-    expect(await code(callerAttempt({ llmProvider: 'local', llmApiKey: KEY }, atFake(fake)))).toBe('LLM_API_KEY_INVALID:llmApiKey');
-    expect(await code(callerAttempt({ llmProvider: 'local', llmApiKey: KEY }, atFake(fake)))).toBe('INVALID_LLM_MODEL:llmModel');
+    expect(await code(callerAttempt({ llmProvider: 'local', llmApiKey: KEY }, atFake(fake)))).toBe(
+      'LLM_API_KEY_INVALID:llmApiKey',
+    );
+    expect(await code(callerAttempt({ llmProvider: 'local', llmApiKey: KEY }, atFake(fake)))).toBe(
+      'INVALID_LLM_MODEL:llmModel',
+    );
     await fake.close();
-    expect(await code(callerAttempt({ llmProvider: 'local', llmApiKey: KEY }, atFake(fake)))).toBe('AI_GENERATION_FAILED');
+    expect(await code(callerAttempt({ llmProvider: 'local', llmApiKey: KEY }, atFake(fake)))).toBe(
+      'AI_GENERATION_FAILED',
+    );
     fake = undefined;
   });
 });

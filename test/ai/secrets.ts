@@ -14,7 +14,12 @@ export function captureConsole(): { text: () => string; restore: () => void } {
       lines.push(args.map((a) => (a instanceof Error ? `${a.message}\n${a.stack}` : String(a))).join(' '));
     }),
   );
-  return { text: () => lines.join('\n'), restore: () => spies.forEach((s) => s.mockRestore()) };
+  return {
+    text: () => lines.join('\n'),
+    restore: () => {
+      for (const s of spies) s.mockRestore();
+    },
+  };
 }
 
 /** An error's message and stack, for secret checks. */

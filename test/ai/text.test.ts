@@ -10,16 +10,18 @@ describe('extractJsonObject', () => {
   it.each([
     ['bare', text],
     ['padded', `\n  ${text}  \n`],
-    ['fenced json', '```json\n' + text + '\n```'],
-    ['fenced without language', '```\n' + text + '\n```'],
+    ['fenced json', `\`\`\`json\n${text}\n\`\`\``],
+    ['fenced without language', `\`\`\`\n${text}\n\`\`\``],
     ['prose around', `Sure! Here it is:\n${text}\nHope you like it {:}`],
     ['a stray brace before', `Use {primary} colours. ${text}`],
   ])('%s', (_, input) => expect(extractJsonObject(input)).toEqual(obj));
 
-  it.each([['empty', ''], ['prose only', 'I cannot help with that.'], ['truncated', '{"config": {"a": 1'], ['an array', '[1, 2]']])(
-    '%s → undefined',
-    (_, input) => expect(extractJsonObject(input)).toBeUndefined(),
-  );
+  it.each([
+    ['empty', ''],
+    ['prose only', 'I cannot help with that.'],
+    ['truncated', '{"config": {"a": 1'],
+    ['an array', '[1, 2]'],
+  ])('%s → undefined', (_, input) => expect(extractJsonObject(input)).toBeUndefined());
 
   it('stays fast on a reply full of unmatched braces', () => {
     const started = Date.now();
@@ -32,7 +34,10 @@ describe('redact', () => {
   const key = 'sk-proj-Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2';
 
   it('removes the key, any 8+ character piece of it, and key-looking tokens', () => {
-    const out = redact(`bad key ${key}; echoed as ${key.slice(0, 8)}****${key.slice(-4)}; middle ${key.slice(10, 19)}; other sk-abc123def456 and AIzaSyB1c2D3e4F5g6H7i8`, [key]);
+    const out = redact(
+      `bad key ${key}; echoed as ${key.slice(0, 8)}****${key.slice(-4)}; middle ${key.slice(10, 19)}; other sk-abc123def456 and AIzaSyB1c2D3e4F5g6H7i8`,
+      [key],
+    );
     expect(out).not.toContain(key.slice(0, 8));
     expect(out).not.toContain(key.slice(10, 19));
     expect(out).not.toMatch(/sk-abc|AIzaSy/);
@@ -41,8 +46,12 @@ describe('redact', () => {
 
   it('removes every key of a chain at once, and fragments of each', () => {
     const serverKeys = ['gsk_ServerSecret0987654321abc', 'AIzaOtherServerKey1122334455'];
-    expect(redact('upstream said gsk_ServerSecret0987654321abc is bad; ServerSecret0987 again; OtherServerKey11 too', serverKeys))
-      .toBe('upstream said [redacted] is bad; [redacted] again; [redacted] too');
+    expect(
+      redact(
+        'upstream said gsk_ServerSecret0987654321abc is bad; ServerSecret0987 again; OtherServerKey11 too',
+        serverKeys,
+      ),
+    ).toBe('upstream said [redacted] is bad; [redacted] again; [redacted] too');
   });
 
   it('leaves ordinary text alone', () => {

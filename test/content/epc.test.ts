@@ -17,7 +17,20 @@ const VALID_IBANS = [
   'MT84MALT011000012345MTLCAST001S',
 ];
 
-const ELEMENTS = ['service', 'version', 'charset', 'identification', 'bic', 'name', 'iban', 'amount', 'purpose', 'reference', 'text', 'information'];
+const ELEMENTS = [
+  'service',
+  'version',
+  'charset',
+  'identification',
+  'bic',
+  'name',
+  'iban',
+  'amount',
+  'purpose',
+  'reference',
+  'text',
+  'information',
+];
 
 /** Reads an EPC069-12 payload into its named elements; omitted trailing elements read as empty. */
 function readEpc(payload: string): Record<string, string> {
@@ -32,7 +45,14 @@ const base: EpcInput = { name: 'Red Cross', iban: 'DE89370400440532013000' };
 describe('buildEpc', () => {
   it('writes the EPC069-12 version 002 header and elements in order', () => {
     const read = readEpc(
-      buildEpc({ ...base, bic: 'COBADEFFXXX', amount: 12.3, purpose: 'CHAR', remittanceText: 'Donation', information: 'Thanks' }),
+      buildEpc({
+        ...base,
+        bic: 'COBADEFFXXX',
+        amount: 12.3,
+        purpose: 'CHAR',
+        remittanceText: 'Donation',
+        information: 'Thanks',
+      }),
     );
     expect(read).toEqual({
       service: 'BCD',
@@ -90,7 +110,13 @@ describe('buildEpc', () => {
   });
 
   it('refuses malformed IBANs', () => {
-    for (const iban of ['DE8937040044053201300', 'D189370400440532013000', 'DE89-3704-0044', '89DE370400440532013000', 'DE89370400440532013000123456789012345']) {
+    for (const iban of [
+      'DE8937040044053201300',
+      'D189370400440532013000',
+      'DE89-3704-0044',
+      '89DE370400440532013000',
+      'DE89370400440532013000123456789012345',
+    ]) {
       expectApiError(() => buildEpc({ ...base, iban }), 'INVALID_FIELD_VALUE', 'iban');
     }
     expectApiError(() => buildEpc({ ...base, iban: '  ' }), 'MISSING_REQUIRED_FIELD', 'iban');
@@ -122,7 +148,9 @@ describe('buildEpc', () => {
     for (const purpose of ['char', 'CH4R', 'CHA']) {
       expectApiError(() => buildEpc({ ...base, purpose }), 'INVALID_FIELD_VALUE', 'purpose');
     }
-    expect(readEpc(buildEpc({ ...base, remittanceReference: 'rf18 5390 0754 7034' })).reference).toBe('RF18539007547034');
+    expect(readEpc(buildEpc({ ...base, remittanceReference: 'rf18 5390 0754 7034' })).reference).toBe(
+      'RF18539007547034',
+    );
     expect(readEpc(buildEpc({ ...base, remittanceReference: '1234 5678 9012' })).reference).toBe('123456789012');
     for (const remittanceReference of ['RF19539007547034', 'RF18539007547035', 'INV-2025/001', 'X'.repeat(36)]) {
       expectApiError(() => buildEpc({ ...base, remittanceReference }), 'INVALID_FIELD_VALUE', 'remittanceReference');
@@ -138,7 +166,9 @@ describe('buildEpc', () => {
   });
 
   it('keeps non-ASCII text intact and refuses line breaks that would shift the elements', () => {
-    const read = readEpc(buildEpc({ name: 'Société Générale; Zürich, 東京 🏦', iban: base.iban, remittanceText: 'Rechnung: 42 \\ "Ü"' }));
+    const read = readEpc(
+      buildEpc({ name: 'Société Générale; Zürich, 東京 🏦', iban: base.iban, remittanceText: 'Rechnung: 42 \\ "Ü"' }),
+    );
     expect(read.name).toBe('Société Générale; Zürich, 東京 🏦');
     expect(read.text).toBe('Rechnung: 42 \\ "Ü"');
     expectApiError(() => buildEpc({ ...base, name: 'Two\nLines' }), 'INVALID_FIELD_VALUE', 'name');
@@ -146,11 +176,22 @@ describe('buildEpc', () => {
   });
 
   it('allows a payload of exactly 331 bytes and refuses one byte more', () => {
-    const full = (text: string): EpcInput => ({ ...base, name: 'N'.repeat(70), bic: 'COBADEFFXXX', amount: 999999999.99, purpose: 'GDDS', remittanceText: text, information: 'I'.repeat(50) });
+    const full = (text: string): EpcInput => ({
+      ...base,
+      name: 'N'.repeat(70),
+      bic: 'COBADEFFXXX',
+      amount: 999999999.99,
+      purpose: 'GDDS',
+      remittanceText: text,
+      information: 'I'.repeat(50),
+    });
     const overhead = Buffer.byteLength(buildEpc(full('x'))) - 1;
     const fits = 'x'.repeat(331 - overhead);
     expect(Buffer.byteLength(buildEpc(full(fits)))).toBe(331);
     expectApiError(() => buildEpc(full(`${fits}x`)), 'CONTENT_TOO_LONG');
-    expectApiError(() => buildEpc({ ...base, name: '€'.repeat(70), remittanceText: 'é'.repeat(60) }), 'CONTENT_TOO_LONG');
+    expectApiError(
+      () => buildEpc({ ...base, name: '€'.repeat(70), remittanceText: 'é'.repeat(60) }),
+      'CONTENT_TOO_LONG',
+    );
   });
 });

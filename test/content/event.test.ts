@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { buildEvent } from '../../src/content/event.js';
-import { contentLines, expectApiError, expectFoldedAt75, randomText, seededRandom, TRICKY, unescapeText, unfold } from './support.js';
+import {
+  contentLines,
+  expectApiError,
+  expectFoldedAt75,
+  randomText,
+  seededRandom,
+  TRICKY,
+  unescapeText,
+  unfold,
+} from './support.js';
 
 /** The iCalendar UTC form of an ISO 8601 instant, computed by V8's own date parser. */
 const utcOf = (iso: string): string => `${new Date(iso).toISOString().slice(0, 19).replace(/[-:]/g, '')}Z`;
@@ -14,7 +23,9 @@ describe('buildEvent', () => {
       location: 'Pier 4',
       description: 'Bring a jacket',
     });
-    const names = unfold(payload).split('\r\n').map((line) => line.split(':')[0]);
+    const names = unfold(payload)
+      .split('\r\n')
+      .map((line) => line.split(':')[0]);
     expect(names).toEqual(['BEGIN', 'SUMMARY', 'DTSTART', 'DTEND', 'LOCATION', 'DESCRIPTION', 'END', '']);
     const lines = contentLines(payload);
     expect(lines.get('BEGIN')).toBe('VEVENT');
@@ -39,7 +50,9 @@ describe('buildEvent', () => {
   });
 
   it('reads years below 100 as such, not as 19xx', () => {
-    expect(contentLines(buildEvent({ summary: 'x', start: '0099-05-01T00:00:00Z' })).get('DTSTART')).toBe('00990501T000000Z');
+    expect(contentLines(buildEvent({ summary: 'x', start: '0099-05-01T00:00:00Z' })).get('DTSTART')).toBe(
+      '00990501T000000Z',
+    );
   });
 
   it('refuses date-times without an offset, impossible dates, and years outside 0000–9999 after conversion', () => {
@@ -62,17 +75,36 @@ describe('buildEvent', () => {
   });
 
   it('requires summary and start, and an end later than the start', () => {
-    expectApiError(() => buildEvent({ summary: '', start: '2025-01-01T00:00:00Z' }), 'MISSING_REQUIRED_FIELD', 'summary');
+    expectApiError(
+      () => buildEvent({ summary: '', start: '2025-01-01T00:00:00Z' }),
+      'MISSING_REQUIRED_FIELD',
+      'summary',
+    );
     expectApiError(() => buildEvent({ summary: 'x', start: ' ' }), 'MISSING_REQUIRED_FIELD', 'start');
     const start = '2025-01-01T10:00:00+01:00';
-    expectApiError(() => buildEvent({ summary: 'x', start, end: '2025-01-01T09:00:00Z' }), 'INVALID_FIELD_VALUE', 'end');
-    expectApiError(() => buildEvent({ summary: 'x', start, end: '2025-01-01T08:59:59Z' }), 'INVALID_FIELD_VALUE', 'end');
+    expectApiError(
+      () => buildEvent({ summary: 'x', start, end: '2025-01-01T09:00:00Z' }),
+      'INVALID_FIELD_VALUE',
+      'end',
+    );
+    expectApiError(
+      () => buildEvent({ summary: 'x', start, end: '2025-01-01T08:59:59Z' }),
+      'INVALID_FIELD_VALUE',
+      'end',
+    );
     expectApiError(() => buildEvent({ summary: 'x', start, end: 'tomorrow' }), 'INVALID_FIELD_VALUE', 'end');
-    expect(contentLines(buildEvent({ summary: 'x', start, end: '2025-01-01T09:00:01Z' })).get('DTEND')).toBe('20250101T090001Z');
+    expect(contentLines(buildEvent({ summary: 'x', start, end: '2025-01-01T09:00:01Z' })).get('DTEND')).toBe(
+      '20250101T090001Z',
+    );
   });
 
   it.each([
-    ['every special', 'Meet; greet, eat: "now" \\ later', 'Room 1; Floor 2, Bldg: A\\B', 'Line 1\nLine 2; with, specials\\'],
+    [
+      'every special',
+      'Meet; greet, eat: "now" \\ later',
+      'Room 1; Floor 2, Bldg: A\\B',
+      'Line 1\nLine 2; with, specials\\',
+    ],
     ['accents', 'Réunion générale', 'Salle Étoile, Zürich', 'Ordre du jour :\r\n1. Café'],
     ['CJK', '年次総会', '東京国際フォーラム', '議題：予算；人事'],
     ['emoji', '🎂 Birthday', '🏠 Home', '🎉\n🎁'],
@@ -96,7 +128,14 @@ describe('buildEvent', () => {
   });
 
   it('refuses line breaks in the summary and an event no QR code can hold', () => {
-    expectApiError(() => buildEvent({ summary: 'a\nb', start: '2025-01-01T00:00:00Z' }), 'INVALID_FIELD_VALUE', 'summary');
-    expectApiError(() => buildEvent({ summary: 'x', start: '2025-01-01T00:00:00Z', description: '😀'.repeat(1000) }), 'CONTENT_TOO_LONG');
+    expectApiError(
+      () => buildEvent({ summary: 'a\nb', start: '2025-01-01T00:00:00Z' }),
+      'INVALID_FIELD_VALUE',
+      'summary',
+    );
+    expectApiError(
+      () => buildEvent({ summary: 'x', start: '2025-01-01T00:00:00Z', description: '😀'.repeat(1000) }),
+      'CONTENT_TOO_LONG',
+    );
   });
 });

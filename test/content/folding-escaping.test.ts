@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { foldContentLines, foldLine } from '../../src/content/folding.js';
 import { backslashEscape, escapeText } from '../../src/content/text-escaping.js';
-import { expectFoldedAt75, randomText, seededRandom, splitStructured, TRICKY, unescapeText, unfold } from './support.js';
+import {
+  expectFoldedAt75,
+  randomText,
+  seededRandom,
+  splitStructured,
+  TRICKY,
+  unescapeText,
+  unfold,
+} from './support.js';
 
 const octets = (s: string): number => Buffer.byteLength(s);
 

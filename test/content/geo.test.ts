@@ -6,14 +6,20 @@ import { expectApiError, randomText, seededRandom } from './support.js';
 function readGeo(payload: string): { latitude: number; longitude: number; query?: string } {
   const m = /^geo:(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?)(?:\?q=([^?#]*))?$/.exec(payload);
   if (m === null) throw new Error(`not a plain geo URI: ${payload}`);
-  const read: { latitude: number; longitude: number; query?: string } = { latitude: Number(m[1]), longitude: Number(m[2]) };
+  const read: { latitude: number; longitude: number; query?: string } = {
+    latitude: Number(m[1]),
+    longitude: Number(m[2]),
+  };
   if (m[3] !== undefined) read.query = decodeURIComponent(m[3]);
   return read;
 }
 
 describe('buildGeo', () => {
   it('writes geo:<lat>,<lon> with the coordinates as given', () => {
-    expect(readGeo(buildGeo({ latitude: 48.8584, longitude: 2.2945 }))).toEqual({ latitude: 48.8584, longitude: 2.2945 });
+    expect(readGeo(buildGeo({ latitude: 48.8584, longitude: 2.2945 }))).toEqual({
+      latitude: 48.8584,
+      longitude: 2.2945,
+    });
     expect(buildGeo({ latitude: 48.8584, longitude: 2.2945 })).toBe('geo:48.8584,2.2945');
   });
 

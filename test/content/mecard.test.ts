@@ -63,6 +63,9 @@ describe('buildMecard', () => {
   });
 
   it('refuses a card no QR code can hold', () => {
-    expectApiError(() => buildMecard({ lastName: 'X', note: ';'.repeat(1000), address: '😀'.repeat(500) }), 'CONTENT_TOO_LONG');
+    expectApiError(
+      () => buildMecard({ lastName: 'X', note: ';'.repeat(1000), address: '😀'.repeat(500) }),
+      'CONTENT_TOO_LONG',
+    );
   });
 });

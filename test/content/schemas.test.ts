@@ -13,15 +13,58 @@ const types = Object.keys(CONTENT_SCHEMAS) as ContentType[];
 const build = (type: ContentType, body: object): string => (CONTENT_HELPERS[type] as (input: object) => string)(body);
 
 const GOOD: Record<ContentType, object[]> = {
-  wifi: [{ ssid: 'Home', password: 'password123' }, { ssid: 'Open', encryption: 'nopass', hidden: true }, { ssid: 'Old', encryption: 'WEP', password: 'abcde' }],
-  vcard: [{ firstName: 'Ada' }, { organization: 'ACME' }, { firstName: 'A', lastName: 'B', organization: 'C', title: 'D', phone: '+1 555 0100', email: 'a@b.co', url: 'b.co', address: 'x\ny' }],
-  geo: [{ latitude: 0, longitude: 0 }, { latitude: -90, longitude: 180, query: 'Pole' }],
+  wifi: [
+    { ssid: 'Home', password: 'password123' },
+    { ssid: 'Open', encryption: 'nopass', hidden: true },
+    { ssid: 'Old', encryption: 'WEP', password: 'abcde' },
+  ],
+  vcard: [
+    { firstName: 'Ada' },
+    { organization: 'ACME' },
+    {
+      firstName: 'A',
+      lastName: 'B',
+      organization: 'C',
+      title: 'D',
+      phone: '+1 555 0100',
+      email: 'a@b.co',
+      url: 'b.co',
+      address: 'x\ny',
+    },
+  ],
+  geo: [
+    { latitude: 0, longitude: 0 },
+    { latitude: -90, longitude: 180, query: 'Pole' },
+  ],
   email: [{ to: 'a@example.com' }, { to: 'a@example.com', subject: 'Hi', body: 'Hello\nthere' }],
   sms: [{ number: '+15550100' }, { number: '112', message: 'Help' }],
   tel: [{ number: '+1 (555) 010-0100' }],
-  mecard: [{ lastName: 'Solo' }, { firstName: 'A', lastName: 'B', phone: '123', email: 'a@b.co', url: 'b.co', address: 'x', note: 'y' }],
-  event: [{ summary: 'Party', start: '2025-12-31T22:00:00Z' }, { summary: 'Talk', start: '2025-05-01T09:00:00+02:00', end: '2025-05-01T10:00:00+02:00', location: 'Hall', description: 'About QR' }],
-  epc: [{ name: 'Red Cross', iban: 'DE89370400440532013000' }, { name: 'Shop', iban: 'GB82 WEST 1234 5698 7654 32', bic: 'NWBKGB2L', amount: 0.01, purpose: 'GDDS', remittanceReference: 'RF18 5390 0754 7034', information: 'Thanks' }],
+  mecard: [
+    { lastName: 'Solo' },
+    { firstName: 'A', lastName: 'B', phone: '123', email: 'a@b.co', url: 'b.co', address: 'x', note: 'y' },
+  ],
+  event: [
+    { summary: 'Party', start: '2025-12-31T22:00:00Z' },
+    {
+      summary: 'Talk',
+      start: '2025-05-01T09:00:00+02:00',
+      end: '2025-05-01T10:00:00+02:00',
+      location: 'Hall',
+      description: 'About QR',
+    },
+  ],
+  epc: [
+    { name: 'Red Cross', iban: 'DE89370400440532013000' },
+    {
+      name: 'Shop',
+      iban: 'GB82 WEST 1234 5698 7654 32',
+      bic: 'NWBKGB2L',
+      amount: 0.01,
+      purpose: 'GDDS',
+      remittanceReference: 'RF18 5390 0754 7034',
+      information: 'Thanks',
+    },
+  ],
 };
 
 /** Bodies the schema refuses, with the AJV keyword and the field it reports. */
@@ -91,7 +134,12 @@ const BUILDER_REFUSES: [ContentType, object, string, string][] = [
   ['event', { summary: 'x', start: '2025-01-01T10:00:00' }, 'INVALID_FIELD_VALUE', 'start'],
   ['epc', { name: 'x', iban: 'DE89370400440532013001' }, 'INVALID_FIELD_VALUE', 'iban'],
   ['epc', { name: 'x', iban: 'DE89370400440532013000', amount: 1.234 }, 'INVALID_FIELD_VALUE', 'amount'],
-  ['epc', { name: 'x', iban: 'DE89370400440532013000', remittanceReference: 'RF18539007547034', remittanceText: 't' }, 'INVALID_FIELD_VALUE', 'remittanceText'],
+  [
+    'epc',
+    { name: 'x', iban: 'DE89370400440532013000', remittanceReference: 'RF18539007547034', remittanceText: 't' },
+    'INVALID_FIELD_VALUE',
+    'remittanceText',
+  ],
 ];
 
 describe('CONTENT_SCHEMAS', () => {
@@ -101,7 +149,13 @@ describe('CONTENT_SCHEMAS', () => {
   });
 
   it.each(types)('%s: closed object, every property described, required fields defined', (type) => {
-    const schema = CONTENT_SCHEMAS[type] as { type: string; additionalProperties: boolean; description: string; required?: string[]; properties: Record<string, { description?: string }> };
+    const schema = CONTENT_SCHEMAS[type] as {
+      type: string;
+      additionalProperties: boolean;
+      description: string;
+      required?: string[];
+      properties: Record<string, { description?: string }>;
+    };
     expect(schema.type).toBe('object');
     expect(schema.additionalProperties).toBe(false);
     expect(schema.description.length).toBeGreaterThan(10);
@@ -130,7 +184,8 @@ describe('CONTENT_SCHEMAS', () => {
       expect(validators[type](body)).toBe(false);
       const reported = (validators[type].errors ?? []).map((e) => ({
         keyword: e.keyword,
-        field: (e.params as { missingProperty?: string; additionalProperty?: string }).missingProperty ??
+        field:
+          (e.params as { missingProperty?: string; additionalProperty?: string }).missingProperty ??
           (e.params as { additionalProperty?: string }).additionalProperty ??
           e.instancePath.slice(1),
       }));

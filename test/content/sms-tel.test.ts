@@ -13,7 +13,10 @@ function readSmsto(payload: string): { number: string; body: string | undefined 
 
 describe('buildSms', () => {
   it('writes SMSTO:<number>:<message>, the number without spaces', () => {
-    expect(readSmsto(buildSms({ number: '+1 555 123 4567', message: 'Hi' }))).toEqual({ number: '+15551234567', body: 'Hi' });
+    expect(readSmsto(buildSms({ number: '+1 555 123 4567', message: 'Hi' }))).toEqual({
+      number: '+15551234567',
+      body: 'Hi',
+    });
     expect(readSmsto(buildSms({ number: '(030) 123-456' }))).toEqual({ number: '(030)123-456', body: '' });
   });
 

@@ -157,7 +157,32 @@ export const unescapeText = (value: string): string =>
 export { seededRandom } from '../helpers/seeded-random.js';
 
 /** Characters that stress escaping and folding: every special, accents, CJK, emoji (one with ZWJ). */
-export const TRICKY = [';', ',', ':', '\\', '"', ' ', 'a', 'Z', '7', 'é', 'ß', 'Ø', '中', '文', '日', '😀', '👩‍💻', '€', 'n', 'N', 'P', 'S', 'H', 'T'];
+export const TRICKY = [
+  ';',
+  ',',
+  ':',
+  '\\',
+  '"',
+  ' ',
+  'a',
+  'Z',
+  '7',
+  'é',
+  'ß',
+  'Ø',
+  '中',
+  '文',
+  '日',
+  '😀',
+  '👩‍💻',
+  '€',
+  'n',
+  'N',
+  'P',
+  'S',
+  'H',
+  'T',
+];
 
 /** A random string of TRICKY characters whose UTF-8 size lies in [minBytes, maxBytes]. */
 export function randomText(random: () => number, minBytes: number, maxBytes: number, alphabet = TRICKY): string {

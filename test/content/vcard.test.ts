@@ -65,20 +65,25 @@ const full: VcardInput = {
   phone: '+44 20 7946 0958',
   email: 'ada@example.org',
   url: 'https://example.org/ada?x=1,2;3',
-  address: '12 St James\'s Square\nLondon SW1Y 4JH',
+  address: "12 St James's Square\nLondon SW1Y 4JH",
 };
 
 describe('buildVcard', () => {
   it('is a complete vCard 3.0 with CRLF line ends, in RFC 2426 order', () => {
     const payload = buildVcard(full);
-    const names = unfold(payload).split('\r\n').map((line) => line.split(/[:;]/)[0]);
+    const names = unfold(payload)
+      .split('\r\n')
+      .map((line) => line.split(/[:;]/)[0]);
     expect(names).toEqual(['BEGIN', 'VERSION', 'N', 'FN', 'ORG', 'TITLE', 'TEL', 'EMAIL', 'URL', 'ADR', 'END', '']);
     expect(payload).not.toMatch(/[^\r]\n/);
     expect(readBack(payload)).toEqual(expected(full));
   });
 
   it.each([
-    ['backslash, comma, semicolon, colon, quote', { firstName: 'J\\R "Bob"', lastName: 'Smith, Jr.; III', organization: 'A:B;C,D\\E' }],
+    [
+      'backslash, comma, semicolon, colon, quote',
+      { firstName: 'J\\R "Bob"', lastName: 'Smith, Jr.; III', organization: 'A:B;C,D\\E' },
+    ],
     ['accents', { firstName: 'Zoë', lastName: 'Åström-Müller', title: 'Directrice générale' }],
     ['CJK', { firstName: '太郎', lastName: '山田', organization: '株式会社テスト', address: '東京都千代田区1-1' }],
     ['emoji', { firstName: '👩‍💻', lastName: 'Dev 🚀', title: '🎉;,\\' }],
@@ -124,7 +129,11 @@ describe('buildVcard', () => {
 
   it('requires at least one of firstName, lastName or organization', () => {
     expectApiError(() => buildVcard({ email: 'a@example.com' }), 'MISSING_REQUIRED_FIELD', 'firstName');
-    expectApiError(() => buildVcard({ firstName: ' ', lastName: '', organization: '\t' }), 'MISSING_REQUIRED_FIELD', 'firstName');
+    expectApiError(
+      () => buildVcard({ firstName: ' ', lastName: '', organization: '\t' }),
+      'MISSING_REQUIRED_FIELD',
+      'firstName',
+    );
   });
 
   it('checks phone, e-mail and URL loosely', () => {
@@ -135,7 +144,12 @@ describe('buildVcard', () => {
     for (const email of ['first.last+tag@sub.example.co.uk', 'josé@exämple.com', 'x@y.io']) {
       expect(readBack(buildVcard({ ...ok, email })).email).toBe(email);
     }
-    for (const url of ['example.com', 'https://example.com/a,b;c?q=1#f', 'http://例え.jp/パス', 'https://h.example:8443']) {
+    for (const url of [
+      'example.com',
+      'https://example.com/a,b;c?q=1#f',
+      'http://例え.jp/パス',
+      'https://h.example:8443',
+    ]) {
       expect(readBack(buildVcard({ ...ok, url })).url).toBe(url);
     }
     for (const phone of ['12', 'call me', '+1 555 1234 5678 9012', '555+1234', '1-800-FLOWERS']) {
@@ -155,7 +169,13 @@ describe('buildVcard', () => {
   });
 
   it('refuses a card no QR code can hold', () => {
-    const input = { firstName: '😀'.repeat(100), lastName: '😀'.repeat(100), organization: '😀'.repeat(200), title: '😀'.repeat(200), address: '😀'.repeat(500) };
+    const input = {
+      firstName: '😀'.repeat(100),
+      lastName: '😀'.repeat(100),
+      organization: '😀'.repeat(200),
+      title: '😀'.repeat(200),
+      address: '😀'.repeat(500),
+    };
     expectApiError(() => buildVcard(input), 'CONTENT_TOO_LONG');
   });
 });

@@ -41,7 +41,11 @@ describe('buildWifi', () => {
     expectApiError(() => buildWifi({ ssid: '', password: 'password1' }), 'MISSING_REQUIRED_FIELD', 'ssid');
     expectApiError(() => buildWifi({ ssid: '   ', password: 'password1' }), 'MISSING_REQUIRED_FIELD', 'ssid');
     expectApiError(() => buildWifi({ ssid: 'Home' }), 'MISSING_REQUIRED_FIELD', 'password');
-    expectApiError(() => buildWifi({ ssid: 'Home', encryption: 'WEP', password: '' }), 'MISSING_REQUIRED_FIELD', 'password');
+    expectApiError(
+      () => buildWifi({ ssid: 'Home', encryption: 'WEP', password: '' }),
+      'MISSING_REQUIRED_FIELD',
+      'password',
+    );
     expect(readWifi(buildWifi({ ssid: 'Open', encryption: 'nopass' }))?.password).toBeUndefined();
   });
 
@@ -49,11 +53,15 @@ describe('buildWifi', () => {
     expect(() => buildWifi({ ssid: 'é'.repeat(16), encryption: 'nopass' })).not.toThrow();
     expect(() => buildWifi({ ssid: '😀'.repeat(8), encryption: 'nopass' })).not.toThrow();
     expectApiError(() => buildWifi({ ssid: 'é'.repeat(17), encryption: 'nopass' }), 'INVALID_FIELD_VALUE', 'ssid');
-    expectApiError(() => buildWifi({ ssid: 'x'.repeat(31) + 'é', encryption: 'nopass' }), 'INVALID_FIELD_VALUE', 'ssid');
+    expectApiError(
+      () => buildWifi({ ssid: `${'x'.repeat(31)}é`, encryption: 'nopass' }),
+      'INVALID_FIELD_VALUE',
+      'ssid',
+    );
   });
 
   it('accepts WPA passphrases of 8–63 bytes or 64 hex digits', () => {
-    for (const password of ['12345678', 'x'.repeat(63), 'ab'.repeat(32), 'é'.repeat(31) + 'x']) {
+    for (const password of ['12345678', 'x'.repeat(63), 'ab'.repeat(32), `${'é'.repeat(31)}x`]) {
       expect(readWifi(buildWifi({ ssid: 'N', password }))?.password).toBe(password);
     }
     for (const password of ['1234567', 'x'.repeat(64), 'é'.repeat(32), 'g'.repeat(64)]) {
@@ -63,7 +71,10 @@ describe('buildWifi', () => {
 
   it('accepts WEP keys of 5 or 13 ASCII characters or 10 or 26 hex digits', () => {
     for (const password of ['abcde', 'abcdefghijklm', '0123456789', 'A'.repeat(26)]) {
-      expect(readWifi(buildWifi({ ssid: 'Old', encryption: 'WEP', password }))).toMatchObject({ type: 'WEP', password });
+      expect(readWifi(buildWifi({ ssid: 'Old', encryption: 'WEP', password }))).toMatchObject({
+        type: 'WEP',
+        password,
+      });
     }
     for (const password of ['abcd', 'abcdef', 'é'.repeat(5), '012345678', 'G'.repeat(26), 'x'.repeat(12)]) {
       expectApiError(() => buildWifi({ ssid: 'Old', encryption: 'WEP', password }), 'INVALID_FIELD_VALUE', 'password');

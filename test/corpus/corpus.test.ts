@@ -24,10 +24,17 @@ describe(`a corpus of ${DESIGNS} random designs from the whole vocabulary`, () =
         const body = await res.json();
         if (res.status === 200) {
           const file = new Uint8Array(Buffer.from(body.qrBase64, 'base64'));
-          const decoded = await decodeOne(body.format, file).catch((e: Error) => ({ text: `<no decode: ${e.message}>` }));
+          const decoded = await decodeOne(body.format, file).catch((e: Error) => ({
+            text: `<no decode: ${e.message}>`,
+          }));
           expect(decoded.text, `seed ${seed}: ${JSON.stringify(design)}`).toBe(design.content);
           expect(body.verification.decoded).toBe(true);
-          outcomes.push({ seed, status: 200, corrections: body.corrections.length, score: body.verification.scanScore });
+          outcomes.push({
+            seed,
+            status: 200,
+            corrections: body.corrections.length,
+            score: body.verification.scanScore,
+          });
         } else {
           expect([400, 422], `seed ${seed}: ${JSON.stringify(body)}`).toContain(res.status);
           outcomes.push({ seed, status: res.status, code: body.code, corrections: 0 });
@@ -40,7 +47,9 @@ describe(`a corpus of ${DESIGNS} random designs from the whole vocabulary`, () =
     const refused = outcomes.filter((o) => o.status !== 200);
     const corrected = ok.filter((o) => o.corrections > 0);
     const meanScore = ok.reduce((s, o) => s + (o.score ?? 0), 0) / ok.length;
-    console.log(`corpus: ${ok.length}/${DESIGNS} rendered and decoded (${corrected.length} after auto-fix), ${refused.length} refused ${JSON.stringify(refused.map((r) => `${r.seed}:${r.code}`))}, mean scanScore ${meanScore.toFixed(1)}`);
+    console.log(
+      `corpus: ${ok.length}/${DESIGNS} rendered and decoded (${corrected.length} after auto-fix), ${refused.length} refused ${JSON.stringify(refused.map((r) => `${r.seed}:${r.code}`))}, mean scanScore ${meanScore.toFixed(1)}`,
+    );
     expect(outcomes).toHaveLength(DESIGNS);
     expect(ok.length / DESIGNS).toBeGreaterThanOrEqual(0.97);
   }, 600_000);
@@ -54,7 +63,9 @@ describe(`a corpus of ${DESIGNS} random designs from the whole vocabulary`, () =
     const res = await svc.post('/api/qr/generate', design);
     const body = await res.json();
     if (res.status !== 200) return expect([400, 422], JSON.stringify(body)).toContain(res.status);
-    const decoded = await decodeOne(body.format, new Uint8Array(Buffer.from(body.qrBase64, 'base64'))).catch((e: Error) => ({ text: `<no decode: ${e.message}>` }));
+    const decoded = await decodeOne(body.format, new Uint8Array(Buffer.from(body.qrBase64, 'base64'))).catch(
+      (e: Error) => ({ text: `<no decode: ${e.message}>` }),
+    );
     expect(decoded.text).toBe(design.content);
   });
 });

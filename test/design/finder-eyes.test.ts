@@ -80,10 +80,32 @@ describe('finder eye names', () => {
 
   it('include the common vocabulary', () => {
     expect(FINDER_OUTER_SHAPES).toEqual(
-      expect.arrayContaining(['square', 'circle', 'rounded', 'extra-rounded', 'left-leaf', 'right-leaf', 'octagon', 'plus']),
+      expect.arrayContaining([
+        'square',
+        'circle',
+        'rounded',
+        'extra-rounded',
+        'left-leaf',
+        'right-leaf',
+        'octagon',
+        'plus',
+      ]),
     );
     expect(FINDER_INNER_SHAPES).toEqual(
-      expect.arrayContaining(['square', 'circle', 'dot', 'rounded', 'extra-rounded', 'left-leaf', 'right-leaf', 'octagon', 'plus', 'diamond', 'star', 'heart']),
+      expect.arrayContaining([
+        'square',
+        'circle',
+        'dot',
+        'rounded',
+        'extra-rounded',
+        'left-leaf',
+        'right-leaf',
+        'octagon',
+        'plus',
+        'diamond',
+        'star',
+        'heart',
+      ]),
     );
   });
 });
@@ -111,7 +133,7 @@ describe.each(FINDER_OUTER_SHAPES)('outer ring %s', (outer) => {
     for (const vertical of [false, true]) {
       const got = runs(r, vertical);
       expect(got).toHaveLength(5);
-      [1, 1, 3, 1, 1].forEach((want, k) => expect(Math.abs(got[k] - want)).toBeLessThanOrEqual(0.1));
+      for (const [k, want] of [1, 1, 3, 1, 1].entries()) expect(Math.abs(got[k] - want)).toBeLessThanOrEqual(0.1);
     }
   });
 
@@ -160,14 +182,27 @@ describe.each(FINDER_INNER_SHAPES)('centre %s', (inner) => {
 
 describe('eye orientation', () => {
   const cornerDark = (r: Raster, right: boolean, bottom: boolean) =>
-    lightness(r, Math.round((MARGIN + (right ? 6.9 : 0.1)) * PX), Math.round((MARGIN + (bottom ? 6.9 : 0.1)) * PX)) < 128;
+    lightness(r, Math.round((MARGIN + (right ? 6.9 : 0.1)) * PX), Math.round((MARGIN + (bottom ? 6.9 : 0.1)) * PX)) <
+    128;
 
   it('points a leaf’s sharp corner outward on every eye', () => {
     // Left-leaf: sharp top-left corner on the top-left eye, mirrored onto the top-right and bottom-left.
-    expect([0, 1, 2].map((e) => cornerDark(eye('left-leaf', 'square', e as EyeIndex), e === 1, e === 2))).toEqual([true, true, true]);
-    expect([0, 1, 2].map((e) => cornerDark(eye('left-leaf', 'square', e as EyeIndex), e !== 1, e === 2))).toEqual([false, false, false]);
+    expect([0, 1, 2].map((e) => cornerDark(eye('left-leaf', 'square', e as EyeIndex), e === 1, e === 2))).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect([0, 1, 2].map((e) => cornerDark(eye('left-leaf', 'square', e as EyeIndex), e !== 1, e === 2))).toEqual([
+      false,
+      false,
+      false,
+    ]);
     // Right-leaf rounds the outward corner instead.
-    expect([0, 1, 2].map((e) => cornerDark(eye('right-leaf', 'square', e as EyeIndex), e === 1, e === 2))).toEqual([false, false, false]);
+    expect([0, 1, 2].map((e) => cornerDark(eye('right-leaf', 'square', e as EyeIndex), e === 1, e === 2))).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('mirrors directional shapes up-down on the bottom-left eye, but keeps a shield and a heart upright', () => {

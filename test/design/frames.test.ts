@@ -8,7 +8,18 @@ import { configOf, darkInQuietZone, drawDesign, symbolBounds } from './text-rend
 beforeAll(prepare);
 
 const content = 'https://example.com/menu?table=12';
-const REQUIRED = ['box-bottom', 'box-top', 'banner-top', 'banner-bottom', 'balloon-bottom', 'balloon-top', 'circular', 'text-only', 'focus', 'scan-corners'];
+const REQUIRED = [
+  'box-bottom',
+  'box-top',
+  'banner-top',
+  'banner-bottom',
+  'balloon-bottom',
+  'balloon-top',
+  'circular',
+  'text-only',
+  'focus',
+  'scan-corners',
+];
 
 const draw = (design: Record<string, unknown>) => drawDesign(configOf({ content, outputWidth: 400, ...design }));
 
@@ -28,7 +39,13 @@ function differences(a: Raster, b: Raster, [x0, y0, x1, y1]: [number, number, nu
 
 const colourCount = (r: Raster, [red, green, blue]: [number, number, number]) => {
   let n = 0;
-  for (let i = 0; i < r.pixels.length; i += 4) if (Math.abs(r.pixels[i]! - red) < 40 && Math.abs(r.pixels[i + 1]! - green) < 40 && Math.abs(r.pixels[i + 2]! - blue) < 40) n++;
+  for (let i = 0; i < r.pixels.length; i += 4)
+    if (
+      Math.abs(r.pixels[i]! - red) < 40 &&
+      Math.abs(r.pixels[i + 1]! - green) < 40 &&
+      Math.abs(r.pixels[i + 2]! - blue) < 40
+    )
+      n++;
   return n;
 };
 
@@ -96,18 +113,23 @@ describe('frame sizes', () => {
 
 describe('frame colours', () => {
   it('frameColor paints the frame, frameTextColor its caption', () => {
-    const r = rasterize(draw({ frameStyle: 'box-bottom', ctaText: 'COLOURS', frameColor: '#0000FF', frameTextColor: '#FF0000' }).svg);
+    const r = rasterize(
+      draw({ frameStyle: 'box-bottom', ctaText: 'COLOURS', frameColor: '#0000FF', frameTextColor: '#FF0000' }).svg,
+    );
     expect(colourCount(r, [0, 0, 255])).toBeGreaterThan(2000);
     expect(colourCount(r, [255, 0, 0])).toBeGreaterThan(200);
   });
 
   it('a filled band shows its caption in the background colour, an open frame in the primary colour', () => {
-    const filled = rasterize(draw({ frameStyle: 'banner-bottom', primaryColor: '#003300', backgroundColor: '#FFFFCC' }).svg);
+    const filled = rasterize(
+      draw({ frameStyle: 'banner-bottom', primaryColor: '#003300', backgroundColor: '#FFFFCC' }).svg,
+    );
     const open = rasterize(draw({ frameStyle: 'text-only', primaryColor: '#003300', backgroundColor: '#FFFFCC' }).svg);
     const box = (r: Raster) => {
       // Count background-coloured pixels in the lowest fifth of the canvas: band text, or plain canvas.
       let n = 0;
-      for (let y = Math.floor(r.height * 0.8); y < r.height; y++) for (let x = 0; x < r.width; x++) if (lightness(r, x, y) > 240) n++;
+      for (let y = Math.floor(r.height * 0.8); y < r.height; y++)
+        for (let x = 0; x < r.width; x++) if (lightness(r, x, y) > 240) n++;
       return n;
     };
     expect(box(filled)).toBeLessThan(box(open));
@@ -121,19 +143,27 @@ describe('frame colours', () => {
 
 describe('captions', () => {
   it('a long caption is shrunk, then cut with an ellipsis and a warning', async () => {
-    const { decorations, svg } = draw({ frameStyle: 'box-bottom', ctaText: 'Scan this code with your phone camera to open the full menu, prices and allergens' });
-    expect(decorations.warnings).toEqual([expect.stringMatching(/^ctaText was shortened to ".+…" to fit the frame\.$/)]);
+    const { decorations, svg } = draw({
+      frameStyle: 'box-bottom',
+      ctaText: 'Scan this code with your phone camera to open the full menu, prices and allergens',
+    });
+    expect(decorations.warnings).toEqual([
+      expect.stringMatching(/^ctaText was shortened to ".+…" to fit the frame\.$/),
+    ]);
     expect(await decode(rasterize(svg))).toEqual([content]);
   });
 
   it('accented captions draw their own glyphs; characters no font has are reported', () => {
     expect(draw({ ctaText: 'Zażółć gęślą jaźń — ß é' }).decorations.warnings).toEqual([]);
-    expect(draw({ ctaText: 'Menu 東京' }).decorations.warnings).toEqual([expect.stringMatching(/no bundled font has 東 京/)]);
+    expect(draw({ ctaText: 'Menu 東京' }).decorations.warnings).toEqual([
+      expect.stringMatching(/no bundled font has 東 京/),
+    ]);
   });
 
   it('every family draws a caption', () => {
     const widths = new Set<string>();
-    for (const fontFamily of ['sans', 'serif', 'mono', 'rounded', 'display'] as const) widths.add(draw({ ctaText: 'Scan me', fontFamily }).svg);
+    for (const fontFamily of ['sans', 'serif', 'mono', 'rounded', 'display'] as const)
+      widths.add(draw({ ctaText: 'Scan me', fontFamily }).svg);
     expect(widths.size).toBe(5);
   });
 });
@@ -143,25 +173,35 @@ describe('qrShapeRadius', () => {
     expect(draw({ qrShapeRadius: 0 }).svg).toBe(draw({}).svg);
   });
 
-  it.each([10, 25, 50])('%i surrounds the untouched symbol and quiet zone with decoration modules, and decodes', async (qrShapeRadius) => {
-    const { layout, svg } = draw({ qrShapeRadius, moduleShape: 'dots' });
-    const r = rasterize(svg);
-    expect(darkInQuietZone(r, layout, layout.quietZone)).toBe(0);
-    const [x0, y0, x1, y1] = symbolBounds(layout, layout.quietZone);
-    let decoration = 0;
-    for (let y = 0; y < r.height; y++) for (let x = 0; x < r.width; x++) if ((x < x0 || x >= x1 || y < y0 || y >= y1) && lightness(r, x, y) < 128) decoration++;
-    expect(decoration).toBeGreaterThan(1000);
-    expect(await decode(r)).toEqual([content]);
-  });
+  it.each([10, 25, 50])(
+    '%i surrounds the untouched symbol and quiet zone with decoration modules, and decodes',
+    async (qrShapeRadius) => {
+      const { layout, svg } = draw({ qrShapeRadius, moduleShape: 'dots' });
+      const r = rasterize(svg);
+      expect(darkInQuietZone(r, layout, layout.quietZone)).toBe(0);
+      const [x0, y0, x1, y1] = symbolBounds(layout, layout.quietZone);
+      let decoration = 0;
+      for (let y = 0; y < r.height; y++)
+        for (let x = 0; x < r.width; x++)
+          if ((x < x0 || x >= x1 || y < y0 || y >= y1) && lightness(r, x, y) < 128) decoration++;
+      expect(decoration).toBeGreaterThan(1000);
+      expect(await decode(r)).toEqual([content]);
+    },
+  );
 
   it('50 is a circle: nothing beyond it in the corners of its square', () => {
     const { layout, svg } = draw({ qrShapeRadius: 50 });
     const r = rasterize(svg);
     const outline = roundOutline(50, (layout.size + 2 * layout.quietZone) * layout.modulePx)!;
     expect(outline.corner).toBeCloseTo(outline.side / 2, 6);
-    const [cx, cy] = [layout.originX + (layout.size * layout.modulePx) / 2, layout.originY + (layout.size * layout.modulePx) / 2];
+    const [cx, cy] = [
+      layout.originX + (layout.size * layout.modulePx) / 2,
+      layout.originY + (layout.size * layout.modulePx) / 2,
+    ];
     let beyond = 0;
-    for (let y = 0; y < r.height; y++) for (let x = 0; x < r.width; x++) if (Math.hypot(x + 0.5 - cx, y + 0.5 - cy) > outline.side / 2 + 1 && lightness(r, x, y) < 128) beyond++;
+    for (let y = 0; y < r.height; y++)
+      for (let x = 0; x < r.width; x++)
+        if (Math.hypot(x + 0.5 - cx, y + 0.5 - cy) > outline.side / 2 + 1 && lightness(r, x, y) < 128) beyond++;
     expect(beyond).toBe(0);
   });
 

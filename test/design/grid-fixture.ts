@@ -30,8 +30,13 @@ export function gridFor(text: string, ecc: 'L' | 'M' | 'Q' | 'H' = 'M'): ModuleG
 export function gridOf(rows: readonly string[]): ModuleGrid {
   const size = Math.max(rows.length, ...rows.map((r) => r.length));
   const modules = new Uint8Array(size * size);
-  rows.forEach((r, y) => [...r].forEach((ch, x) => { modules[y * size + x] = ch === '#' ? 1 : 0; }));
+  for (const [y, r] of rows.entries()) {
+    for (const [x, ch] of [...r].entries()) modules[y * size + x] = ch === '#' ? 1 : 0;
+  }
   return { size, modules, roles: new Uint8Array(size * size) };
 }
 
-export const notFinder = (grid: ModuleGrid) => (i: number): boolean => grid.roles[i] !== FINDER;
+export const notFinder =
+  (grid: ModuleGrid) =>
+  (i: number): boolean =>
+    grid.roles[i] !== FINDER;

@@ -18,7 +18,13 @@ describe('module selection and neighbours', () => {
     const all = selectModules(grid, () => true);
     expect(neighbourBits(all, 1, 1)).toBe(Nb.N | Nb.E | Nb.S | Nb.W | Nb.NE | Nb.SW | Nb.NW);
     expect(neighbourBits(all, 0, 0)).toBe(Nb.E | Nb.S | Nb.SE);
-    expect(neighbourBits(selectModules(grid, (i) => i !== 4), 0, 0)).toBe(Nb.E | Nb.S);
+    expect(
+      neighbourBits(
+        selectModules(grid, (i) => i !== 4),
+        0,
+        0,
+      ),
+    ).toBe(Nb.E | Nb.S);
   });
 });
 

@@ -4,7 +4,12 @@ import { gridFor, gridOf, notFinder } from './grid-fixture.js';
 import { darkCount, decode, lightness, LONG_TEXT, prepare, rasterize, SHORT_URL, svgFor } from './scan.js';
 import { symbolPath } from './symbol.js';
 
-const style = (shape: ModuleShape, scale = 1, variation = 0, seed = 1): ModuleStyle => ({ shape, scale, variation, seed });
+const style = (shape: ModuleShape, scale = 1, variation = 0, seed = 1): ModuleStyle => ({
+  shape,
+  scale,
+  variation,
+  seed,
+});
 
 /** Shapes that run into their neighbours, and along which axes. */
 const JOINING: Record<string, { x: boolean; y: boolean }> = {
@@ -31,9 +36,30 @@ describe('module shape names', () => {
 
   it("include qr-code-styling's and Uniqode's names and the line styles", () => {
     const required = [
-      'square', 'dots', 'rounded', 'extra-rounded', 'classy', 'classy-rounded',
-      'circle', 'kite', 'left-diamond', 'right-diamond', 'thin-square', 'smooth-round', 'smooth-sharp',
-      'diamond', 'star', 'squircle', 'leaf', 'mosaic', 'cross', 'plus', 'horizontal', 'vertical', 'row', 'column',
+      'square',
+      'dots',
+      'rounded',
+      'extra-rounded',
+      'classy',
+      'classy-rounded',
+      'circle',
+      'kite',
+      'left-diamond',
+      'right-diamond',
+      'thin-square',
+      'smooth-round',
+      'smooth-sharp',
+      'diamond',
+      'star',
+      'squircle',
+      'leaf',
+      'mosaic',
+      'cross',
+      'plus',
+      'horizontal',
+      'vertical',
+      'row',
+      'column',
     ];
     expect(MODULE_SHAPES).toEqual(expect.arrayContaining(required));
   });
@@ -47,7 +73,8 @@ describe.each(MODULE_SHAPES)('module shape %s', (shape) => {
       for (const scale of [1, 0.7]) {
         for (const variation of [0, 0.15]) {
           const got = await decode(rasterize(svgFor(symbolPath(grid, style(shape, scale, variation, 7)), grid.size)));
-          if (got[0] !== text) misses.push(`${text.length} chars, scale ${scale}, variation ${variation}: ${JSON.stringify(got)}`);
+          if (got[0] !== text)
+            misses.push(`${text.length} chars, scale ${scale}, variation ${variation}: ${JSON.stringify(got)}`);
         }
       }
     }
@@ -70,7 +97,14 @@ describe.each(MODULE_SHAPES)('module shape %s', (shape) => {
 
   it('covers the cell centre and at least 45 % of the cell at full size, staying mostly inside it', () => {
     const px = 100;
-    const r = rasterize(svgFor(modulesPath(gridOf(['...', '.#.', '...']), () => true, style(shape)), 3, px, 0));
+    const r = rasterize(
+      svgFor(
+        modulesPath(gridOf(['...', '.#.', '...']), () => true, style(shape)),
+        3,
+        px,
+        0,
+      ),
+    );
     const inside = darkCount(r, px, px, 2 * px, 2 * px);
     const all = darkCount(r, 0, 0, 3 * px, 3 * px);
     expect(lightness(r, 1.5 * px, 1.5 * px)).toBeLessThan(64);
@@ -90,9 +124,16 @@ describe.each(MODULE_SHAPES)('module shape %s', (shape) => {
   it('is deterministic for a seed and varies with the seed when sizes vary', () => {
     const grid = gridFor(SHORT_URL);
     const select = notFinder(grid);
-    expect(modulesPath(grid, select, style(shape, 0.8, 0.1, 5))).toBe(modulesPath(grid, select, style(shape, 0.8, 0.1, 5)));
-    expect(modulesPath(grid, select, style(shape, 0.8, 0.1, 5))).not.toBe(modulesPath(grid, select, style(shape, 0.8, 0.1, 6)));
-    if (shape !== 'mosaic') expect(modulesPath(grid, select, style(shape, 0.8, 0, 5))).toBe(modulesPath(grid, select, style(shape, 0.8, 0, 6)));
+    expect(modulesPath(grid, select, style(shape, 0.8, 0.1, 5))).toBe(
+      modulesPath(grid, select, style(shape, 0.8, 0.1, 5)),
+    );
+    expect(modulesPath(grid, select, style(shape, 0.8, 0.1, 5))).not.toBe(
+      modulesPath(grid, select, style(shape, 0.8, 0.1, 6)),
+    );
+    if (shape !== 'mosaic')
+      expect(modulesPath(grid, select, style(shape, 0.8, 0, 5))).toBe(
+        modulesPath(grid, select, style(shape, 0.8, 0, 6)),
+      );
   });
 
   it('fills with the nonzero rule exactly as the union of its pieces (no piece wound against another)', () => {
@@ -100,7 +141,10 @@ describe.each(MODULE_SHAPES)('module shape %s', (shape) => {
     for (const s of [style(shape), style(shape, 0.7, 0.15, 2)]) {
       const d = modulesPath(grid, notFinder(grid), s);
       const whole = rasterize(svgFor(d, grid.size, 30));
-      const pieces = d.split(/(?=M)/).map((p) => `<path d="${p}"/>`).join('');
+      const pieces = d
+        .split(/(?=M)/)
+        .map((p) => `<path d="${p}"/>`)
+        .join('');
       const union = rasterize(svgFor(d, grid.size, 30).replace(/<path d="[^"]*"[^>]*\/>/, pieces));
       let holes = 0;
       for (let i = 0; i < whole.pixels.length; i += 4) if (whole.pixels[i] - union.pixels[i] > 128) holes++;
@@ -114,7 +158,14 @@ describe.each(Object.entries(JOINING))('neighbour-joining shape %s', (shape, axe
   /** The lightest pixel beside the shared edge of two modules, across the middle tenth of their band. */
   const seamLightness = (rows: string[], seed: number, scale: number, variation: number): number => {
     const grid = gridOf(rows);
-    const r = rasterize(svgFor(modulesPath(grid, () => true, style(shape as ModuleShape, scale, variation, seed)), grid.size, px, 1));
+    const r = rasterize(
+      svgFor(
+        modulesPath(grid, () => true, style(shape as ModuleShape, scale, variation, seed)),
+        grid.size,
+        px,
+        1,
+      ),
+    );
     let worst = 0;
     for (let t = 0.45 * px; t <= 0.55 * px; t++) {
       for (const edge of [px * 2 - 1, px * 2]) {
@@ -126,7 +177,12 @@ describe.each(Object.entries(JOINING))('neighbour-joining shape %s', (shape, axe
     return worst;
   };
 
-  for (const [scale, variation] of [[1, 0], [0.7, 0], [0.7, 0.15], [0.5, 0.15]]) {
+  for (const [scale, variation] of [
+    [1, 0],
+    [0.7, 0],
+    [0.7, 0.15],
+    [0.5, 0.15],
+  ]) {
     it(`leaves no light gap where two modules meet (scale ${scale}, variation ${variation})`, () => {
       for (const seed of [1, 2, 3]) {
         if (axes.x) expect(seamLightness(['##'], seed, scale, variation)).toBeLessThan(32);
@@ -137,7 +193,14 @@ describe.each(Object.entries(JOINING))('neighbour-joining shape %s', (shape, axe
 
   it('keeps bends free of teeth and notches: an L of three modules is as dark at its elbow as along its arms', () => {
     const grid = gridOf(['##', '#.']);
-    const r = rasterize(svgFor(modulesPath(grid, () => true, style(shape as ModuleShape, 0.7, 0, 1)), 2, px, 0));
+    const r = rasterize(
+      svgFor(
+        modulesPath(grid, () => true, style(shape as ModuleShape, 0.7, 0, 1)),
+        2,
+        px,
+        0,
+      ),
+    );
     if (!(axes.x && axes.y)) return;
     // Along the arms' centre lines, through the elbow module.
     for (let t = 0.5 * px; t < 2 * px - 0.35 * px; t++) {
@@ -145,7 +208,8 @@ describe.each(Object.entries(JOINING))('neighbour-joining shape %s', (shape, axe
       expect(lightness(r, px / 2, t)).toBeLessThan(32);
     }
     // Past the arms' inner edges (0.85 of a module at scale 0.7) only the smooth shapes' fillet may reach.
-    if (!shape.startsWith('smooth')) expect(darkCount(r, Math.ceil(0.87 * px), Math.ceil(0.87 * px), 2 * px, 2 * px)).toBe(0);
+    if (!shape.startsWith('smooth'))
+      expect(darkCount(r, Math.ceil(0.87 * px), Math.ceil(0.87 * px), 2 * px, 2 * px)).toBe(0);
   });
 });
 
@@ -154,7 +218,14 @@ describe('Uniqode smooth patterns', () => {
     const px = 40;
     const grid = gridOf(['##', '#.']);
     const near = (shape: ModuleShape) => {
-      const r = rasterize(svgFor(modulesPath(grid, () => true, style(shape)), 2, px, 0));
+      const r = rasterize(
+        svgFor(
+          modulesPath(grid, () => true, style(shape)),
+          2,
+          px,
+          0,
+        ),
+      );
       // Just inside the empty cell, next to its top-left corner where the three modules meet.
       return lightness(r, px + 1, px + 1);
     };
@@ -167,7 +238,18 @@ describe('Uniqode smooth patterns', () => {
 describe('qr-code-styling shapes', () => {
   const px = 40;
   const corner = (shape: ModuleShape, rows: string[], x: number, y: number) =>
-    lightness(rasterize(svgFor(modulesPath(gridOf(rows), () => true, style(shape)), gridOf(rows).size, px, 0)), x, y);
+    lightness(
+      rasterize(
+        svgFor(
+          modulesPath(gridOf(rows), () => true, style(shape)),
+          gridOf(rows).size,
+          px,
+          0,
+        ),
+      ),
+      x,
+      y,
+    );
 
   it('round only corners with no neighbour on either side', () => {
     // A lone module is a dot; the end of a horizontal pair is rounded outside, square where it joins.
@@ -186,7 +268,14 @@ describe('qr-code-styling shapes', () => {
   it('extra-rounded turns an elbow into a quarter circle of the full module', () => {
     // Module (0, 0) of an L has neighbours right and below: its free top-left corner has radius 1.
     const grid = gridOf(['##', '#.']);
-    const r = rasterize(svgFor(modulesPath(grid, () => true, style('extra-rounded')), 2, px, 0));
+    const r = rasterize(
+      svgFor(
+        modulesPath(grid, () => true, style('extra-rounded')),
+        2,
+        px,
+        0,
+      ),
+    );
     expect(lightness(r, Math.round(0.2 * px), Math.round(0.2 * px))).toBeGreaterThan(192);
     expect(lightness(r, Math.round(0.5 * px), Math.round(0.5 * px))).toBeLessThan(64);
   });

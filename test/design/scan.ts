@@ -16,7 +16,12 @@ export function prepare(): Promise<void> {
   return ready;
 }
 
-export interface Raster { pixels: Uint8Array; width: number; height: number; png: () => Uint8Array }
+export interface Raster {
+  pixels: Uint8Array;
+  width: number;
+  height: number;
+  png: () => Uint8Array;
+}
 
 /** An SVG of `size` modules plus a 4-module quiet zone, `d` filled black (nonzero) on white at `px` pixels per module. */
 export function svgFor(d: string, size: number, px = 10, quiet = 4): string {

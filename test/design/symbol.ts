@@ -1,4 +1,9 @@
-import { finderInnerPath, finderOuterPath, type FinderInnerShape, type FinderOuterShape } from '../../src/design/finder-eyes.js';
+import {
+  finderInnerPath,
+  finderOuterPath,
+  type FinderInnerShape,
+  type FinderOuterShape,
+} from '../../src/design/finder-eyes.js';
 import type { ModuleGrid } from '../../src/design/grid.js';
 import { modulesPath, type ModuleStyle } from '../../src/design/module-shapes.js';
 import { notFinder } from './grid-fixture.js';
@@ -10,7 +15,14 @@ export function symbolPath(
   outer: FinderOuterShape = 'square',
   inner: FinderInnerShape = 'square',
 ): string {
-  const origins = [[0, 0], [grid.size - 7, 0], [0, grid.size - 7]] as const;
-  const eyes = origins.map(([x, y], eye) => finderOuterPath(outer, x, y, eye as 0 | 1 | 2) + finderInnerPath(inner, x + 2, y + 2, eye as 0 | 1 | 2));
+  const origins = [
+    [0, 0],
+    [grid.size - 7, 0],
+    [0, grid.size - 7],
+  ] as const;
+  const eyes = origins.map(
+    ([x, y], eye) =>
+      finderOuterPath(outer, x, y, eye as 0 | 1 | 2) + finderInnerPath(inner, x + 2, y + 2, eye as 0 | 1 | 2),
+  );
   return modulesPath(grid, notFinder(grid), style) + eyes.join('');
 }

@@ -10,9 +10,15 @@ import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
 import type { Decorations } from '../../src/design/decorations.js';
 import { lightness, type Raster } from './scan.js';
 
-export const configOf = (design: Partial<RenderConfig> & { content: string }): RenderConfig => ({ ...QR_DEFAULTS, ...design }) as RenderConfig;
+export const configOf = (design: Partial<RenderConfig> & { content: string }): RenderConfig =>
+  ({ ...QR_DEFAULTS, ...design }) as RenderConfig;
 
-export interface Drawn { symbol: QrSymbol; layout: Layout; decorations: Decorations; svg: string }
+export interface Drawn {
+  symbol: QrSymbol;
+  layout: Layout;
+  decorations: Decorations;
+  svg: string;
+}
 
 /** A design laid out, decorated by the text stage and drawn to SVG, as the pipeline does it. */
 export function drawDesign(cfg: RenderConfig): Drawn {
@@ -35,6 +41,7 @@ export function darkInQuietZone(r: Raster, l: Layout, modules = 4): number {
   const [x0, y0, x1, y1] = symbolBounds(l, modules);
   const [sx0, sy0, sx1, sy1] = symbolBounds(l, 0);
   let n = 0;
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if ((x < sx0 || x >= sx1 || y < sy0 || y >= sy1) && lightness(r, x, y) < 128) n++;
+  for (let y = y0; y < y1; y++)
+    for (let x = x0; x < x1; x++) if ((x < sx0 || x >= sx1 || y < sy0 || y >= sy1) && lightness(r, x, y) < 128) n++;
   return n;
 }

@@ -16,7 +16,10 @@ afterEach(() => vi.unstubAllGlobals());
 
 const WIDE = { size: 40, minSize: 40, maxWidth: Infinity };
 /** Every printable character of Latin-1 (the soft hyphen is invisible and removed) and of Latin Extended-A. */
-const LATIN = [...Array.from({ length: 0xff - 0xa1 + 1 }, (_, i) => 0xa1 + i).filter((c) => c !== 0xad), ...Array.from({ length: 0x80 }, (_, i) => 0x100 + i)].map((c) => String.fromCodePoint(c));
+const LATIN = [
+  ...Array.from({ length: 0xff - 0xa1 + 1 }, (_, i) => 0xa1 + i).filter((c) => c !== 0xad),
+  ...Array.from({ length: 0x80 }, (_, i) => 0x100 + i),
+].map((c) => String.fromCodePoint(c));
 
 describe('fonts', () => {
   it('offer five families', () => {
@@ -36,11 +39,14 @@ describe('fonts', () => {
     expect(fontOf('serif')).toBe(fontOf('serif'));
   });
 
-  it.each(FONT_FAMILIES)('%s draws all of Latin-1 and Latin Extended-A with real glyphs (its own or the fallback’s)', (family) => {
-    const line = setLine(LATIN.join(''), family, WIDE);
-    expect(line.missing).toEqual([]);
-    expect(line.glyphs.every((g) => g.glyph.id > 0)).toBe(true);
-  });
+  it.each(FONT_FAMILIES)(
+    '%s draws all of Latin-1 and Latin Extended-A with real glyphs (its own or the fallback’s)',
+    (family) => {
+      const line = setLine(LATIN.join(''), family, WIDE);
+      expect(line.missing).toEqual([]);
+      expect(line.glyphs.every((g) => g.glyph.id > 0)).toBe(true);
+    },
+  );
 });
 
 describe('setLine', () => {
@@ -115,7 +121,9 @@ describe('lineOutline', () => {
   it('draws the glyphs where the transform puts them, right side up', () => {
     const line = setLine('HI', 'sans', { size: 80, minSize: 80, maxWidth: Infinity });
     const d = lineOutline(line, (x) => [1, 0, 0, 1, 20 + x, 100]);
-    const r = rasterize(`<svg xmlns="http://www.w3.org/2000/svg" width="200" height="120"><rect width="200" height="120" fill="#fff"/><path d="${d}"/></svg>`);
+    const r = rasterize(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="120"><rect width="200" height="120" fill="#fff"/><path d="${d}"/></svg>`,
+    );
     // Capitals stand on the baseline (y 100) and reach up by the cap height.
     expect(darkCount(r, 0, 101, 200, 120)).toBe(0);
     expect(darkCount(r, 0, 0, 200, Math.floor(100 - line.capHeight) - 1)).toBe(0);
@@ -160,11 +168,16 @@ describe('centre text', () => {
   });
 
   it('draws the text in its colour on the band in its colour', () => {
-    const cfg = configOf({ content, eccLevel: 'H', minVersion: 6, centerText: { text: 'OPEN', color: '#FF0000', backgroundColor: '#00FF00' } });
+    const cfg = configOf({
+      content,
+      eccLevel: 'H',
+      minVersion: 6,
+      centerText: { text: 'OPEN', color: '#FF0000', backgroundColor: '#00FF00' },
+    });
     const { layout, svg } = drawDesign(cfg);
     const r = rasterize(svg);
     const [x0, y0, x1, y1] = symbolBounds(layout, 0);
-    const [cx, cy] = [Math.round((x0 + x1) / 2), Math.round((y0 + y1) / 2)];
+    const cy = Math.round((y0 + y1) / 2);
     let red = 0;
     let green = 0;
     for (let y = cy - 30; y < cy + 30; y++) {
@@ -181,17 +194,31 @@ describe('centre text', () => {
   it('shrinks a fontSize whose band would hide more than error correction recovers, and says so', () => {
     const cfg = configOf({ content, eccLevel: 'H', centerText: { text: 'HUGE', fontSize: 150 } });
     const { decorations } = drawDesign(cfg);
-    expect(decorations.corrections).toEqual([{ field: 'centerText.fontSize', from: 150, to: expect.any(Number), reason: expect.stringMatching(/error correction/) }]);
+    expect(decorations.corrections).toEqual([
+      {
+        field: 'centerText.fontSize',
+        from: 150,
+        to: expect.any(Number),
+        reason: expect.stringMatching(/error correction/),
+      },
+    ]);
     expect(decorations.corrections[0]!.to as number).toBeLessThan(150);
   });
 
   it('keeps a fontSize that fits', () => {
-    const { decorations } = drawDesign(configOf({ content, eccLevel: 'H', minVersion: 10, centerText: { text: 'Hi', fontSize: 20 } }));
+    const { decorations } = drawDesign(
+      configOf({ content, eccLevel: 'H', minVersion: 10, centerText: { text: 'Hi', fontSize: 20 } }),
+    );
     expect(decorations.corrections).toEqual([]);
   });
 
   it('shortens long text with an ellipsis rather than shrinking it past legibility', async () => {
-    const cfg = configOf({ content, eccLevel: 'H', minVersion: 5, centerText: { text: 'Welcome to our restaurant, scan for the menu and the specials of the day' } });
+    const cfg = configOf({
+      content,
+      eccLevel: 'H',
+      minVersion: 5,
+      centerText: { text: 'Welcome to our restaurant, scan for the menu and the specials of the day' },
+    });
     const { decorations, svg } = drawDesign(cfg);
     expect(decorations.warnings).toEqual([expect.stringMatching(/^centerText was shortened to ".+…"/)]);
     expect(await decode(rasterize(svg))).toEqual([content]);
@@ -201,7 +228,11 @@ describe('centre text', () => {
     // Version 2 at ECC L has 10 check codewords in one block; the smallest band here hides more than 3 of them.
     const symbol = encode('HELLO', { ecc: 'L', minVersion: 2 });
     const layout = computeLayout(symbol.size, { quietZone: 4, outputWidth: 200 });
-    const out = centerBand(configOf({ content: 'HELLO', eccLevel: 'L', centerText: { text: 'SCAN ME' } }), gridFromSymbol(symbol), layout);
+    const out = centerBand(
+      configOf({ content: 'HELLO', eccLevel: 'L', centerText: { text: 'SCAN ME' } }),
+      gridFromSymbol(symbol),
+      layout,
+    );
     expect(out.cleared).toBeUndefined();
     expect(out.layers.above).toEqual([]);
     expect(out.warnings).toEqual([expect.stringMatching(/centerText was left out/)]);
@@ -213,20 +244,35 @@ describe('centre text', () => {
     const r = rasterize(svg);
     const [x0, y0, x1, y1] = symbolBounds(layout, 0);
     let outside = 0;
-    for (let y = 0; y < r.height; y++) for (let x = 0; x < r.width; x++) if ((x < x0 || x >= x1 || y < y0 || y >= y1) && lightness(r, x, y) !== lightness(plain, x, y)) outside++;
+    for (let y = 0; y < r.height; y++)
+      for (let x = 0; x < r.width; x++)
+        if ((x < x0 || x >= x1 || y < y0 || y >= y1) && lightness(r, x, y) !== lightness(plain, x, y)) outside++;
     expect(outside).toBe(0);
   });
 });
 
 describe('text legibility', () => {
-  const warningsOf = (design: Partial<RenderConfig>) => drawDesign(configOf({ content: SHORT_URL, eccLevel: 'H', ...design })).decorations.warnings;
+  const warningsOf = (design: Partial<RenderConfig>) =>
+    drawDesign(configOf({ content: SHORT_URL, eccLevel: 'H', ...design })).decorations.warnings;
 
   it('warns when a caption, a frame text or a centre band text reads below 4.5:1, and names the field', () => {
-    expect(warningsOf({ ctaText: 'Scan me', ctaTextColor: '#BBBBBB' })).toEqual([expect.stringMatching(/^ctaTextColor has 1\.\d\d:1 contrast .* below the 4\.5:1/)]);
-    expect(warningsOf({ ctaText: 'Scan me', frameStyle: 'box-bottom', frameColor: '#1565C0', frameTextColor: '#1E88E5' })).toEqual([expect.stringMatching(/^frameTextColor has/)]);
-    expect(warningsOf({ centerText: { text: 'MENU', color: '#777777', backgroundColor: '#888888' } })).toEqual([expect.stringMatching(/^centerText\.color has/)]);
+    expect(warningsOf({ ctaText: 'Scan me', ctaTextColor: '#BBBBBB' })).toEqual([
+      expect.stringMatching(/^ctaTextColor has 1\.\d\d:1 contrast .* below the 4\.5:1/),
+    ]);
+    expect(
+      warningsOf({ ctaText: 'Scan me', frameStyle: 'box-bottom', frameColor: '#1565C0', frameTextColor: '#1E88E5' }),
+    ).toEqual([expect.stringMatching(/^frameTextColor has/)]);
+    expect(warningsOf({ centerText: { text: 'MENU', color: '#777777', backgroundColor: '#888888' } })).toEqual([
+      expect.stringMatching(/^centerText\.color has/),
+    ]);
     // A translucent band is judged as it shows over the background.
-    expect(warningsOf({ backgroundColor: '#000000', primaryColor: '#FFFFFF', centerText: { text: 'MENU', color: '#000000', backgroundColor: '#FFFFFF10' } })).toEqual([expect.stringMatching(/^centerText\.color has/)]);
+    expect(
+      warningsOf({
+        backgroundColor: '#000000',
+        primaryColor: '#FFFFFF',
+        centerText: { text: 'MENU', color: '#000000', backgroundColor: '#FFFFFF10' },
+      }),
+    ).toEqual([expect.stringMatching(/^centerText\.color has/)]);
   });
 
   it('is silent for legible text, the defaults included', () => {

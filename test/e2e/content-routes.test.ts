@@ -26,7 +26,12 @@ async function roundTrip(type: string, body: unknown): Promise<string> {
 
 describe('content helpers over HTTP, rendered and decoded', () => {
   it('wifi with every special character', async () => {
-    const content = await roundTrip('wifi', { ssid: 'Café; "Net", a:b\\c', password: 'pä;ss,w:o"rd\\1', encryption: 'WPA', hidden: true });
+    const content = await roundTrip('wifi', {
+      ssid: 'Café; "Net", a:b\\c',
+      password: 'pä;ss,w:o"rd\\1',
+      encryption: 'WPA',
+      hidden: true,
+    });
     expect(content).toBe('WIFI:T:WPA;S:Café\\; \\"Net\\"\\, a\\:b\\\\c;P:pä\\;ss\\,w\\:o\\"rd\\\\1;H:true;;');
   });
 
@@ -35,7 +40,16 @@ describe('content helpers over HTTP, rendered and decoded', () => {
   });
 
   it('vcard parses back with an independent parser', async () => {
-    const input = { firstName: 'Zoë', lastName: "O'Brien; Jr", organization: 'Acme, Inc.', title: 'Head of R&D', phone: '+44 20 7946 0958', email: 'zoe@example.com', url: 'https://example.com', address: '1 Main St, Springfield' };
+    const input = {
+      firstName: 'Zoë',
+      lastName: "O'Brien; Jr",
+      organization: 'Acme, Inc.',
+      title: 'Head of R&D',
+      phone: '+44 20 7946 0958',
+      email: 'zoe@example.com',
+      url: 'https://example.com',
+      address: '1 Main St, Springfield',
+    };
     const content = await roundTrip('vcard', input);
     const card = new vCard().parse(content);
     expect(card.get('email').valueOf()).toBe(input.email);
@@ -44,7 +58,9 @@ describe('content helpers over HTTP, rendered and decoded', () => {
   });
 
   it('geo with a query', async () => {
-    expect(await roundTrip('geo', { latitude: 48.8584, longitude: 2.2945, query: 'Tour Eiffel, Paris' })).toBe('geo:48.8584,2.2945?q=Tour%20Eiffel%2C%20Paris');
+    expect(await roundTrip('geo', { latitude: 48.8584, longitude: 2.2945, query: 'Tour Eiffel, Paris' })).toBe(
+      'geo:48.8584,2.2945?q=Tour%20Eiffel%2C%20Paris',
+    );
   });
 
   it('email, sms, tel, mecard, event, epc', async () => {
@@ -52,16 +68,35 @@ describe('content helpers over HTTP, rendered and decoded', () => {
     await roundTrip('sms', { number: '+15551234567', message: 'Call me: now' });
     await roundTrip('tel', { number: '+15551234567' });
     await roundTrip('mecard', { firstName: 'Ana', lastName: 'Ruiz', phone: '+34600000000' });
-    await roundTrip('event', { summary: 'Launch; party', start: '2026-12-01T18:00:00Z', end: '2026-12-01T21:00:00Z', location: 'Berlin' });
-    await roundTrip('epc', { name: 'Red Cross', iban: 'DE89370400440532013000', amount: 12.5, remittanceText: 'Donation' });
+    await roundTrip('event', {
+      summary: 'Launch; party',
+      start: '2026-12-01T18:00:00Z',
+      end: '2026-12-01T21:00:00Z',
+      location: 'Berlin',
+    });
+    await roundTrip('epc', {
+      name: 'Red Cross',
+      iban: 'DE89370400440532013000',
+      amount: 12.5,
+      remittanceText: 'Donation',
+    });
   });
 });
 
 describe('content helper errors', () => {
   it('missing required fields name the field', async () => {
-    expect(await (await helper('wifi', { encryption: 'WPA' })).json()).toMatchObject({ code: 'MISSING_REQUIRED_FIELD', field: 'ssid' });
-    expect(await (await helper('wifi', { ssid: 'x', encryption: 'WPA' })).json()).toMatchObject({ code: 'MISSING_REQUIRED_FIELD', field: 'password' });
-    expect(await (await helper('geo', { latitude: 1 })).json()).toMatchObject({ code: 'MISSING_REQUIRED_FIELD', field: 'longitude' });
+    expect(await (await helper('wifi', { encryption: 'WPA' })).json()).toMatchObject({
+      code: 'MISSING_REQUIRED_FIELD',
+      field: 'ssid',
+    });
+    expect(await (await helper('wifi', { ssid: 'x', encryption: 'WPA' })).json()).toMatchObject({
+      code: 'MISSING_REQUIRED_FIELD',
+      field: 'password',
+    });
+    expect(await (await helper('geo', { latitude: 1 })).json()).toMatchObject({
+      code: 'MISSING_REQUIRED_FIELD',
+      field: 'longitude',
+    });
   });
 
   it('out-of-range coordinates are VALUE_OUT_OF_RANGE', async () => {
@@ -71,7 +106,10 @@ describe('content helper errors', () => {
   });
 
   it('a bad IBAN checksum is INVALID_FIELD_VALUE on iban', async () => {
-    expect(await (await helper('epc', { name: 'X', iban: 'DE89370400440532013001', amount: 1 })).json()).toMatchObject({ code: 'INVALID_FIELD_VALUE', field: 'iban' });
+    expect(await (await helper('epc', { name: 'X', iban: 'DE89370400440532013001', amount: 1 })).json()).toMatchObject({
+      code: 'INVALID_FIELD_VALUE',
+      field: 'iban',
+    });
   });
 
   it('unknown helper type is 404; bad JSON is INVALID_JSON', async () => {

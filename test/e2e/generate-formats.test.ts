@@ -7,10 +7,22 @@ const CONTENTS = {
   url: STANDARD,
   utf8: 'Grüße aus Köln — 東京 🌸 ; , : \\ "',
   digits: '31415926535897932384626433832795028841971693993751',
-  long: 'https://example.org/' + 'a1B2c3D4/'.repeat(60),
+  long: `https://example.org/${'a1B2c3D4/'.repeat(60)}`,
 };
-const FORMATS = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp', svg: 'image/svg+xml', pdf: 'application/pdf' } as const;
-const MAGIC: Record<string, number[]> = { png: [0x89, 0x50, 0x4e, 0x47], jpg: [0xff, 0xd8, 0xff], webp: [0x52, 0x49, 0x46, 0x46], pdf: [0x25, 0x50, 0x44, 0x46], svg: [0x3c, 0x73, 0x76, 0x67] };
+const FORMATS = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+  pdf: 'application/pdf',
+} as const;
+const MAGIC: Record<string, number[]> = {
+  png: [0x89, 0x50, 0x4e, 0x47],
+  jpg: [0xff, 0xd8, 0xff],
+  webp: [0x52, 0x49, 0x46, 0x46],
+  pdf: [0x25, 0x50, 0x44, 0x46],
+  svg: [0x3c, 0x73, 0x76, 0x67],
+};
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
 let svc: TestService;
@@ -23,10 +35,22 @@ describe('POST /api/qr/generate: every format decodes to the content, byte for b
   for (const [format, mime] of Object.entries(FORMATS)) {
     for (const [name, content] of Object.entries(CONTENTS)) {
       it(`${format} · ${name}`, async () => {
-        const res = await svc.post('/api/qr/generate', { content, fileFormat: format, primaryColor: '#1a237e', backgroundColor: '#fff8e1' });
+        const res = await svc.post('/api/qr/generate', {
+          content,
+          fileFormat: format,
+          primaryColor: '#1a237e',
+          backgroundColor: '#fff8e1',
+        });
         expect(res.status).toBe(200);
         const body = await res.json();
-        expect(body).toMatchObject({ success: true, format, contentType: mime, width: 800, height: 800, verification: { decoded: true, failures: [] } });
+        expect(body).toMatchObject({
+          success: true,
+          format,
+          contentType: mime,
+          width: 800,
+          height: 800,
+          verification: { decoded: true, failures: [] },
+        });
         const file = new Uint8Array(Buffer.from(body.qrBase64, 'base64'));
         expect(body.sizeBytes).toBe(file.byteLength);
         expect([...file.subarray(0, MAGIC[format]!.length)]).toEqual(MAGIC[format]);
@@ -40,7 +64,10 @@ describe('POST /api/qr/generate: every format decodes to the content, byte for b
 
 describe('encoding choices', () => {
   it('non-ASCII text is UTF-8 behind an ECI 26 designator; ASCII carries no ECI', async () => {
-    for (const [content, eci] of [[CONTENTS.utf8, true], [STANDARD, false]] as const) {
+    for (const [content, eci] of [
+      [CONTENTS.utf8, true],
+      [STANDARD, false],
+    ] as const) {
       const res = await svc.post('/api/qr/generate', { content, responseType: 'binary' });
       const { result } = await decodeOne('png', new Uint8Array(await res.arrayBuffer()));
       expect(result.hasECI).toBe(eci);
@@ -66,7 +93,12 @@ describe('encoding choices', () => {
   });
 
   it('translucent colours (#RRGGBBAA) keep their alpha in PNG and still decode', async () => {
-    const res = await svc.post('/api/qr/generate', { content: STANDARD, primaryColor: '#000000E6', backgroundColor: '#FFFFFF00', responseType: 'binary' });
+    const res = await svc.post('/api/qr/generate', {
+      content: STANDARD,
+      primaryColor: '#000000E6',
+      backgroundColor: '#FFFFFF00',
+      responseType: 'binary',
+    });
     const file = new Uint8Array(await res.arrayBuffer());
     expect(Buffer.from(file).includes(Buffer.from('tRNS'))).toBe(true);
     expect((await decodeOne('png', file)).text).toBe(STANDARD);
@@ -81,7 +113,9 @@ describe('encoding choices', () => {
 
 describe('sizes', () => {
   it('outputWidth and outputHeight set the canvas; modules stay whole pixels', async () => {
-    const body = await (await svc.post('/api/qr/generate', { content: STANDARD, outputWidth: 640, outputHeight: 400 })).json();
+    const body = await (
+      await svc.post('/api/qr/generate', { content: STANDARD, outputWidth: 640, outputHeight: 400 })
+    ).json();
     expect(body).toMatchObject({ width: 640, height: 400 });
     expect(Number.isInteger(body.modulePx)).toBe(true);
     expect(body.modulePx).toBe(Math.floor(400 / (33 + 8)));
@@ -89,8 +123,15 @@ describe('sizes', () => {
   });
 
   it('pixelsPerModule alone sizes the image to the modules plus the quiet zone', async () => {
-    const body = await (await svc.post('/api/qr/generate', { content: STANDARD, pixelsPerModule: 10, quietZone: 6 })).json();
-    expect(body).toMatchObject({ width: (33 + 12) * 10, height: (33 + 12) * 10, modulePx: 10, verification: { quietZoneModules: 6 } });
+    const body = await (
+      await svc.post('/api/qr/generate', { content: STANDARD, pixelsPerModule: 10, quietZone: 6 })
+    ).json();
+    expect(body).toMatchObject({
+      width: (33 + 12) * 10,
+      height: (33 + 12) * 10,
+      modulePx: 10,
+      verification: { quietZoneModules: 6 },
+    });
   });
 });
 

@@ -19,7 +19,11 @@ const decodesTo = async (body: { qrBase64: string; format: string }, content: st
 
 describe('the scannability guarantee', () => {
   it('grey on grey is deepened until it reaches 4:1, every step reported, and the result scans', async () => {
-    const { status, body } = await render({ content: 'grey on grey', primaryColor: '#777777', backgroundColor: '#888888' });
+    const { status, body } = await render({
+      content: 'grey on grey',
+      primaryColor: '#777777',
+      backgroundColor: '#888888',
+    });
     expect(status).toBe(200);
     const fix = body.corrections.find((c: { field: string }) => c.field === 'primaryColor');
     expect(fix).toMatchObject({ from: '#777777', reason: expect.stringMatching(/contrast/) });
@@ -29,14 +33,22 @@ describe('the scannability guarantee', () => {
   });
 
   it('light on dark is allowed and verified', async () => {
-    const { status, body } = await render({ content: 'light on dark', primaryColor: '#F5F5F5', backgroundColor: '#102030' });
+    const { status, body } = await render({
+      content: 'light on dark',
+      primaryColor: '#F5F5F5',
+      backgroundColor: '#102030',
+    });
     expect(status).toBe(200);
     expect(body.corrections).toEqual([]);
     await decodesTo(body, 'light on dark');
   });
 
   it('light on a darkish background is deepened toward white, not black', async () => {
-    const { status, body } = await render({ content: 'toward white', primaryColor: '#556677', backgroundColor: '#223344' });
+    const { status, body } = await render({
+      content: 'toward white',
+      primaryColor: '#556677',
+      backgroundColor: '#223344',
+    });
     expect(status).toBe(200);
     const fix = body.corrections.find((c: { field: string }) => c.field === 'primaryColor');
     expect(fix).toBeDefined();
@@ -44,7 +56,12 @@ describe('the scannability guarantee', () => {
   });
 
   it('a 40 % logo at ECC L is refused as LOGO_TOO_LARGE, never a broken 200', async () => {
-    const res = await svc.post('/api/qr/generate', { content: 'logo', logoUrl: 'https://example.com/l.png', logoSizePercent: 40, eccLevel: 'L' });
+    const res = await svc.post('/api/qr/generate', {
+      content: 'logo',
+      logoUrl: 'https://example.com/l.png',
+      logoSizePercent: 40,
+      eccLevel: 'L',
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'LOGO_TOO_LARGE', field: 'logoSizePercent' });
   });
@@ -52,22 +69,49 @@ describe('the scannability guarantee', () => {
   it('variation 0.15 at scale 0.5 in every module shape comes back scanning, corrected where it had to be', async () => {
     for (const moduleShape of ['dots', 'star', 'diamond', 'kite', 'thin-square', 'cross']) {
       const content = `https://example.com/${moduleShape}`;
-      const { status, body } = await render({ content, moduleShape, moduleScale: 0.5, moduleSizeVariation: 0.15, outputWidth: 300 });
+      const { status, body } = await render({
+        content,
+        moduleShape,
+        moduleScale: 0.5,
+        moduleSizeVariation: 0.15,
+        outputWidth: 300,
+      });
       expect(status, moduleShape).toBe(200);
       await decodesTo(body, content);
-      for (const c of body.corrections) expect(['eccLevel', 'moduleSizeVariation', 'moduleScale', 'finderOuterShape', 'finderInnerShape', 'moduleShape', 'primaryColor']).toContain(c.field);
+      for (const c of body.corrections)
+        expect([
+          'eccLevel',
+          'moduleSizeVariation',
+          'moduleScale',
+          'finderOuterShape',
+          'finderInnerShape',
+          'moduleShape',
+          'primaryColor',
+        ]).toContain(c.field);
     }
   });
 
   it('corrections follow the ladder order: ECC is raised before anything visible changes', async () => {
-    const { status, body } = await render({ content: 'https://example.com/ladder/order/test', moduleShape: 'star', moduleScale: 0.5, moduleSizeVariation: 0.15, eccLevel: 'L', outputWidth: 200 });
+    const { status, body } = await render({
+      content: 'https://example.com/ladder/order/test',
+      moduleShape: 'star',
+      moduleScale: 0.5,
+      moduleSizeVariation: 0.15,
+      eccLevel: 'L',
+      outputWidth: 200,
+    });
     expect(status).toBe(200);
     if (body.corrections.length) expect(body.corrections[0].field).toBe('eccLevel');
     await decodesTo(body, 'https://example.com/ladder/order/test');
   });
 
   it('strictScannability false reports problems as warnings and changes nothing, as long as the code decodes', async () => {
-    const { status, body } = await render({ content: 'not strict', primaryColor: '#777777', backgroundColor: '#888888', strictScannability: false });
+    const { status, body } = await render({
+      content: 'not strict',
+      primaryColor: '#777777',
+      backgroundColor: '#888888',
+      strictScannability: false,
+    });
     if (status === 200) {
       expect(body.corrections).toEqual([]);
       expect(body.warnings.join(' ')).toMatch(/contrast/);
@@ -80,8 +124,16 @@ describe('the scannability guarantee', () => {
   it('reports a scanScore with the trials it made', async () => {
     const { body } = await render({ content: 'https://example.com/score' });
     expect(body.verification.scanScore).toBe(100);
-    expect(body.verification.scanTrials).toEqual([{ name: expect.stringMatching(/further away/), decoded: true }, { name: expect.stringMatching(/at once/), decoded: true }]);
-    const styled = await render({ content: 'https://example.com/score', moduleShape: 'dots', moduleScale: 0.6, outputWidth: 200 });
+    expect(body.verification.scanTrials).toEqual([
+      { name: expect.stringMatching(/further away/), decoded: true },
+      { name: expect.stringMatching(/at once/), decoded: true },
+    ]);
+    const styled = await render({
+      content: 'https://example.com/score',
+      moduleShape: 'dots',
+      moduleScale: 0.6,
+      outputWidth: 200,
+    });
     expect(styled.body.verification.scanScore).toBeGreaterThanOrEqual(25);
     expect(styled.body.verification.scanScore).toBeLessThanOrEqual(100);
   });

@@ -33,7 +33,12 @@ describe('open service (no secret, loopback)', () => {
     const res = await fetch(`${svc.url}/api/ping`);
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toMatchObject({ success: true, status: 'ok', version: expect.any(String), uptimeSeconds: expect.any(Number) });
+    expect(body).toMatchObject({
+      success: true,
+      status: 'ok',
+      version: expect.any(String),
+      uptimeSeconds: expect.any(Number),
+    });
     expect(body.pool).toMatchObject({ workers: 2, running: 0, queued: 0 });
     expect(body.server.uws).toMatch(/^uws_linux_x64_\d+\.node$/);
   });
@@ -51,7 +56,10 @@ describe('open service (no secret, loopback)', () => {
   });
 
   it('a body declared over 10 MB is refused with 413 before it is read', async () => {
-    const reply = await raw(svc.port, `POST /api/qr/generate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${11 * 1024 * 1024}\r\n\r\n{"content":`);
+    const reply = await raw(
+      svc.port,
+      `POST /api/qr/generate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${11 * 1024 * 1024}\r\n\r\n{"content":`,
+    );
     expect(reply).toMatch(/^HTTP\/1\.1 413 /);
     expect(reply).toContain('"code":"PAYLOAD_TOO_LARGE"');
   });
@@ -103,8 +111,14 @@ describe('open service (no secret, loopback)', () => {
       s.on('data', (d) => {
         buf += d.toString('latin1');
         const n = buf.match(/HTTP\/1\.1 200 OK/g)?.length ?? 0;
-        if (n > seen && (seen = n) < 3) s.write(req);
-        if (seen === 3) { s.destroy(); resolve(seen); }
+        if (n > seen) {
+          seen = n;
+          if (seen < 3) s.write(req);
+        }
+        if (seen === 3) {
+          s.destroy();
+          resolve(seen);
+        }
       });
       s.on('close', () => resolve(seen));
       s.write(req);
@@ -127,8 +141,12 @@ describe('marketplace auth', () => {
   });
 
   it('a wrong or prefix-only secret is 401', async () => {
-    for (const wrong of ['nope', SECRET.slice(0, -1), SECRET + 'x', '']) {
-      await envelope(await fetch(`${svc.url}/api/ping`, { headers: { 'X-RapidAPI-Proxy-Secret': wrong } }), 401, 'UNAUTHORIZED');
+    for (const wrong of ['nope', SECRET.slice(0, -1), `${SECRET}x`, '']) {
+      await envelope(
+        await fetch(`${svc.url}/api/ping`, { headers: { 'X-RapidAPI-Proxy-Secret': wrong } }),
+        401,
+        'UNAUTHORIZED',
+      );
     }
   });
 
@@ -139,7 +157,11 @@ describe('marketplace auth', () => {
   });
 
   it('unknown paths still need the secret to learn anything but 401', async () => {
-    await envelope(await fetch(`${svc.url}/api/qr/unknown`, { headers: { 'X-RapidAPI-Proxy-Secret': SECRET } }), 404, 'NOT_FOUND');
+    await envelope(
+      await fetch(`${svc.url}/api/qr/unknown`, { headers: { 'X-RapidAPI-Proxy-Secret': SECRET } }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });
 
@@ -148,7 +170,9 @@ describe('start-up rules', () => {
     const svc = await startTestService({ proxySecret: 's3cret', proxySecretHeader: 'x-acme-proxy-secret' });
     try {
       expect((await fetch(`${svc.url}/api/ping`, { headers: { 'X-Acme-Proxy-Secret': 's3cret' } })).status).toBe(200);
-      expect((await fetch(`${svc.url}/api/ping`, { headers: { 'X-RapidAPI-Proxy-Secret': 's3cret' } })).status).toBe(401);
+      expect((await fetch(`${svc.url}/api/ping`, { headers: { 'X-RapidAPI-Proxy-Secret': 's3cret' } })).status).toBe(
+        401,
+      );
     } finally {
       await svc.close();
     }

@@ -9,7 +9,14 @@ import { initCodecs } from '../../wasm/index.js';
 import type { RgbaRaster } from '../../src/render/raster.js';
 import { decodeOne, svgToImage } from '../helpers/decode.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { bytesOf, guardConnections, redirectTo, serve, type ConnectionGuard, type TestServer } from '../images/loopback.js';
+import {
+  bytesOf,
+  guardConnections,
+  redirectTo,
+  serve,
+  type ConnectionGuard,
+  type TestServer,
+} from '../images/loopback.js';
 import { bmp, gif, image, jpeg, pixel, png, webp, type Rgba } from '../images/make-images.js';
 
 const MAGENTA: Rgba = [200, 30, 160, 255];
@@ -30,7 +37,13 @@ beforeAll(async () => {
   svc = await startTestService({ fetchAllowLoopback: true, cacheBytes: 0 });
   strict = await startTestService({ workers: 1, cacheBytes: 0 });
   const solid = image(64, 64, () => MAGENTA);
-  Object.assign(logos, { png: png(solid), jpg: await jpeg(solid), gif: gif(solid), bmp: bmp(solid, { bpp: 24 }), webp: await webp(solid) });
+  Object.assign(logos, {
+    png: png(solid),
+    jpg: await jpeg(solid),
+    gif: gif(solid),
+    bmp: bmp(solid, { bpp: 24 }),
+    webp: await webp(solid),
+  });
   darkPhoto = png(image(300, 200, (x, y) => [20 + ((x * 3) % 40), 20 + (y % 30), 50, 255]));
   lightPhoto = png(image(300, 200, (x, y) => [180 + ((x * 5) % 70), 200 + (y % 50), 160 + ((x + y) % 90), 255]));
   const big = new Uint8Array(10 * 1024 * 1024 + 100);
@@ -51,14 +64,25 @@ afterAll(async () => {
 });
 afterEach(() => expect(guard.blocked).toEqual([]));
 
-interface Reply { status: number; headers: Headers; body: Record<string, unknown>; file: Uint8Array }
+interface Reply {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+  file: Uint8Array;
+}
 
 async function reply(res: Response): Promise<Reply> {
   const body = (await res.json()) as Record<string, unknown>;
-  return { status: res.status, headers: res.headers, body, file: new Uint8Array(Buffer.from((body.qrBase64 as string | undefined) ?? '', 'base64')) };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body,
+    file: new Uint8Array(Buffer.from((body.qrBase64 as string | undefined) ?? '', 'base64')),
+  };
 }
 
-const generate = async (on: TestService, design: Record<string, unknown>) => reply(await on.post('/api/qr/generate', design));
+const generate = async (on: TestService, design: Record<string, unknown>) =>
+  reply(await on.post('/api/qr/generate', design));
 
 async function multipart(design: Record<string, unknown>, files: Record<string, Uint8Array>): Promise<Reply> {
   const fd = new FormData();
@@ -79,7 +103,8 @@ async function pixelsOf(format: Format, file: Uint8Array): Promise<RgbaRaster | 
   return decodeImage(file, 'result');
 }
 
-const near = (got: Rgba, want: Rgba, tolerance: number) => got.slice(0, 3).every((v, i) => Math.abs(v - want[i]!) <= tolerance);
+const near = (got: Rgba, want: Rgba, tolerance: number) =>
+  got.slice(0, 3).every((v, i) => Math.abs(v - want[i]!) <= tolerance);
 
 /** The file decodes to the content, byte for byte, and the logo is there at the centre. */
 async function expectLogoDrawn(r: Reply, format: Format, content: string) {
@@ -97,29 +122,46 @@ async function expectLogoDrawn(r: Reply, format: Format, content: string) {
 describe('logos', () => {
   const channels = {
     multipart: (design: Record<string, unknown>, type: string) => multipart(design, { logo: logos[type]! }),
-    base64: (design: Record<string, unknown>, type: string) => generate(svc, { ...design, logoBase64: base64(logos[type]!) }),
-    url: (design: Record<string, unknown>, type: string) => generate(svc, { ...design, logoUrl: `${images.url}/logo.${type}` }),
+    base64: (design: Record<string, unknown>, type: string) =>
+      generate(svc, { ...design, logoBase64: base64(logos[type]!) }),
+    url: (design: Record<string, unknown>, type: string) =>
+      generate(svc, { ...design, logoUrl: `${images.url}/logo.${type}` }),
   };
-  const cases = ['png', 'jpg', 'gif', 'bmp', 'webp'].flatMap((type, t) => Object.keys(channels).map((channel, c) => [type, channel, FORMATS[(t + 2 * c) % FORMATS.length]!] as const));
+  const cases = ['png', 'jpg', 'gif', 'bmp', 'webp'].flatMap((type, t) =>
+    Object.keys(channels).map((channel, c) => [type, channel, FORMATS[(t + 2 * c) % FORMATS.length]!] as const),
+  );
 
   it.each(cases)('a %s logo via %s, exported as %s', async (type, channel, format) => {
     const content = `logo ${type} ${channel} ${format}`;
-    await expectLogoDrawn(await channels[channel as keyof typeof channels]({ content, fileFormat: format }, type), format, content);
+    await expectLogoDrawn(
+      await channels[channel as keyof typeof channels]({ content, fileFormat: format }, type),
+      format,
+      content,
+    );
   });
 
   it('covers every type in several formats and every channel with every type', () => {
-    for (const type of ['png', 'jpg', 'gif', 'bmp', 'webp']) expect(new Set(cases.filter((c) => c[0] === type).map((c) => c[2])).size).toBe(3);
+    for (const type of ['png', 'jpg', 'gif', 'bmp', 'webp'])
+      expect(new Set(cases.filter((c) => c[0] === type).map((c) => c[2])).size).toBe(3);
     expect(new Set(cases.map((c) => c[2]))).toEqual(new Set(FORMATS));
   });
 
   it('modules under the logo are cleared: a logo transparent but for a dot leaves the background there', async () => {
     const dot = png(image(64, 64, (x, y) => (Math.hypot(x - 31.5, y - 31.5) < 6 ? MAGENTA : [0, 0, 0, 0])));
     const content = 'https://example.com/cleared';
-    const withLogo = await generate(svc, { content, logoBase64: base64(dot), logoSizePercent: 20, logoPaddingPercent: 0, outputWidth: 660 });
+    const withLogo = await generate(svc, {
+      content,
+      logoBase64: base64(dot),
+      logoSizePercent: 20,
+      logoPaddingPercent: 0,
+      outputWidth: 660,
+    });
     const plain = await generate(svc, { content, eccLevel: 'H', outputWidth: 660 });
     expect(withLogo.status).toBe(200);
     expect(withLogo.body.version).toBe(plain.body.version);
-    const percent = ((withLogo.body.corrections as { field: string; to: number }[]).find((c) => c.field === 'logoSizePercent')?.to ?? 20);
+    const percent =
+      (withLogo.body.corrections as { field: string; to: number }[]).find((c) => c.field === 'logoSizePercent')?.to ??
+      20;
     const size = 17 + 4 * (withLogo.body.version as number);
     const m = withLogo.body.modulePx as number;
     const origin = Math.floor((660 - size * m) / 2);
@@ -140,9 +182,16 @@ describe('logos', () => {
   });
 
   it('a 40 % logo at ECC H is shrunk, with a correction and a warning', async () => {
-    const r = await generate(svc, { content: 'https://example.com/big-logo', eccLevel: 'H', logoSizePercent: 40, logoBase64: base64(logos.png!) });
+    const r = await generate(svc, {
+      content: 'https://example.com/big-logo',
+      eccLevel: 'H',
+      logoSizePercent: 40,
+      logoBase64: base64(logos.png!),
+    });
     expect(r.status).toBe(200);
-    const fix = (r.body.corrections as { field: string; from: number; to: number }[]).find((c) => c.field === 'logoSizePercent');
+    const fix = (r.body.corrections as { field: string; from: number; to: number }[]).find(
+      (c) => c.field === 'logoSizePercent',
+    );
     expect(fix).toMatchObject({ from: 40 });
     expect(fix!.to).toBeLessThan(40);
     expect((r.body.warnings as string[]).join()).toMatch(/logo was shrunk/);
@@ -151,7 +200,12 @@ describe('logos', () => {
 
   it('above 25 % with an explicit lower ECC is still LOGO_TOO_LARGE, before anything is fetched', async () => {
     const hits = images.hits.length;
-    const r = await generate(svc, { content: 'x', eccLevel: 'M', logoSizePercent: 30, logoUrl: `${images.url}/logo.png` });
+    const r = await generate(svc, {
+      content: 'x',
+      eccLevel: 'M',
+      logoSizePercent: 30,
+      logoUrl: `${images.url}/logo.png`,
+    });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ code: 'LOGO_TOO_LARGE', field: 'logoSizePercent' });
     expect(images.hits.length).toBe(hits);
@@ -172,7 +226,9 @@ describe('background images', () => {
     const m = body.modulePx as number;
     const origin = Math.floor(((body.width as number) - size * m) / 2);
     let n = 0;
-    for (let y = origin; y < origin + size * m; y += 3) for (let x = origin; x < origin + size * m; x += 3) if (pixel(px, x, y)[0] > 128 && pixel(px, x, y).join() !== '255,255,255,255') n++;
+    for (let y = origin; y < origin + size * m; y += 3)
+      for (let x = origin; x < origin + size * m; x += 3)
+        if (pixel(px, x, y)[0] > 128 && pixel(px, x, y).join() !== '255,255,255,255') n++;
     return n;
   };
 
@@ -186,9 +242,16 @@ describe('background images', () => {
   });
 
   it('a dark photo gets its opacity lowered so the modules keep 4:1, and the code decodes', async () => {
-    const r = await generate(svc, { content: 'dark photo', backgroundImageBase64: base64(darkPhoto), backgroundImageOpacity: 0.9, fileFormat: 'webp' });
+    const r = await generate(svc, {
+      content: 'dark photo',
+      backgroundImageBase64: base64(darkPhoto),
+      backgroundImageOpacity: 0.9,
+      fileFormat: 'webp',
+    });
     expect(r.status).toBe(200);
-    const fix = (r.body.corrections as { field: string; from: number; to: number }[]).find((c) => c.field === 'backgroundImageOpacity');
+    const fix = (r.body.corrections as { field: string; from: number; to: number }[]).find(
+      (c) => c.field === 'backgroundImageOpacity',
+    );
     expect(fix).toMatchObject({ from: 0.9 });
     expect(fix!.to).toBeLessThan(0.9);
     expect((await decodeOne('webp', r.file)).text).toBe('dark photo');
@@ -196,7 +259,13 @@ describe('background images', () => {
 
   it('with a logo on top, from URLs, in a PDF', async () => {
     const content = 'both from urls';
-    const r = await generate(svc, { content, fileFormat: 'pdf', backgroundImageUrl: `${images.url}/photo.png`, logoUrl: `${images.url}/logo.webp`, logoPlateShape: 'circle' });
+    const r = await generate(svc, {
+      content,
+      fileFormat: 'pdf',
+      backgroundImageUrl: `${images.url}/photo.png`,
+      logoUrl: `${images.url}/logo.webp`,
+      logoPlateShape: 'circle',
+    });
     expect(r.status).toBe(200);
     expect((await decodeOne('pdf', r.file)).text).toBe(content);
     // The background and the logo, each with its soft mask (alpha) when it has one.
@@ -207,8 +276,16 @@ describe('background images', () => {
 
 describe('remote images are never fetched from private addresses', () => {
   const forbidden = [
-    'http://127.0.0.1/', 'http://localhost/', 'http://[::1]/', 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/',
-    'http://0x7f000001/', 'http://2130706433/', 'http://[::ffff:127.0.0.1]/', 'http://192.168.1.1/', 'http://[fd00:ec2::254]/',
+    'http://127.0.0.1/',
+    'http://localhost/',
+    'http://[::1]/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://10.0.0.1/',
+    'http://0x7f000001/',
+    'http://2130706433/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://192.168.1.1/',
+    'http://[fd00:ec2::254]/',
   ];
 
   it.each(forbidden)('refuses %s with 400, before any connection', async (url) => {
@@ -240,12 +317,24 @@ describe('remote images are never fetched from private addresses', () => {
 
   it('refuses a file over 10 MB, a file that is not an image, and a server that does not answer in 5 s', async () => {
     const big = await generate(svc, { content: 'x', backgroundImageUrl: `${images.url}/huge.png` });
-    expect(big.body).toMatchObject({ code: 'INVALID_FIELD_VALUE', field: 'backgroundImageUrl', error: expect.stringMatching(/10 MB/) });
+    expect(big.body).toMatchObject({
+      code: 'INVALID_FIELD_VALUE',
+      field: 'backgroundImageUrl',
+      error: expect.stringMatching(/10 MB/),
+    });
     const page = await generate(svc, { content: 'x', logoUrl: `${images.url}/page` });
-    expect(page.body).toMatchObject({ code: 'INVALID_FIELD_VALUE', field: 'logoUrl', error: expect.stringMatching(/not a PNG/) });
+    expect(page.body).toMatchObject({
+      code: 'INVALID_FIELD_VALUE',
+      field: 'logoUrl',
+      error: expect.stringMatching(/not a PNG/),
+    });
     const t = performance.now();
     const slow = await generate(svc, { content: 'x', logoUrl: `${images.url}/slow` });
-    expect(slow.body).toMatchObject({ code: 'INVALID_FIELD_VALUE', field: 'logoUrl', error: expect.stringMatching(/within 5 s/) });
+    expect(slow.body).toMatchObject({
+      code: 'INVALID_FIELD_VALUE',
+      field: 'logoUrl',
+      error: expect.stringMatching(/within 5 s/),
+    });
     expect(performance.now() - t).toBeGreaterThan(4900);
     expect(performance.now() - t).toBeLessThan(8000);
   }, 20_000);

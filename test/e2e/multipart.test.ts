@@ -7,8 +7,18 @@ import { startTestService, type TestService } from '../helpers/service.js';
 function discPng(): Uint8Array {
   const size = 64;
   const pixels = new Uint8Array(size * size);
-  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) pixels[y * size + x] = Math.hypot(x - 31.5, y - 31.5) < 28 ? 1 : 0;
-  return encodePng({ kind: 'indexed', width: size, height: size, pixels, palette: [{ r: 255, g: 255, b: 255, a: 0 }, { r: 200, g: 30, b: 40, a: 255 }] });
+  for (let y = 0; y < size; y++)
+    for (let x = 0; x < size; x++) pixels[y * size + x] = Math.hypot(x - 31.5, y - 31.5) < 28 ? 1 : 0;
+  return encodePng({
+    kind: 'indexed',
+    width: size,
+    height: size,
+    pixels,
+    palette: [
+      { r: 255, g: 255, b: 255, a: 0 },
+      { r: 200, g: 30, b: 40, a: 255 },
+    ],
+  });
 }
 
 let svc: TestService;
@@ -26,7 +36,10 @@ const form = (parts: Record<string, string | Blob>) => {
 
 describe('multipart/form-data', () => {
   it('renders the config field and accepts a logo identified by its bytes, whatever its declared type', async () => {
-    const res = await form({ config: JSON.stringify({ content: 'multipart works', responseType: 'binary' }), logo: new Blob([logoPng], { type: 'text/plain' }) });
+    const res = await form({
+      config: JSON.stringify({ content: 'multipart works', responseType: 'binary' }),
+      logo: new Blob([logoPng], { type: 'text/plain' }),
+    });
     expect(res.status).toBe(200);
     expect((await decodeOne('png', new Uint8Array(await res.arrayBuffer()))).text).toBe('multipart works');
     expect(res.headers.get('x-qr-ecc-level')).toBe('H');
@@ -47,11 +60,17 @@ describe('multipart/form-data', () => {
 
   it('config that is not JSON: INVALID_JSON; config that fails the schema: its own code and field', async () => {
     expect(await (await form({ config: '{nope' })).json()).toMatchObject({ code: 'INVALID_JSON' });
-    expect(await (await form({ config: JSON.stringify({ content: 'x', primaryColor: 'red' }) })).json()).toMatchObject({ code: 'INVALID_HEX', field: 'primaryColor' });
+    expect(await (await form({ config: JSON.stringify({ content: 'x', primaryColor: 'red' }) })).json()).toMatchObject({
+      code: 'INVALID_HEX',
+      field: 'primaryColor',
+    });
   });
 
   it('a file that is not an accepted image type is refused by its magic bytes', async () => {
-    const res = await form({ config: JSON.stringify({ content: 'x' }), background: new Blob(['%PDF-1.7 not an image'], { type: 'image/png' }) });
+    const res = await form({
+      config: JSON.stringify({ content: 'x' }),
+      background: new Blob(['%PDF-1.7 not an image'], { type: 'image/png' }),
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'INVALID_FIELD_VALUE', field: 'background' });
   });
@@ -70,7 +89,10 @@ describe('multipart/form-data', () => {
   });
 
   it('the same logo as a file and as logoBase64 is ambiguous and refused', async () => {
-    const res = await form({ config: JSON.stringify({ content: 'x', logoBase64: Buffer.from(logoPng).toString('base64') }), logo: new Blob([logoPng]) });
+    const res = await form({
+      config: JSON.stringify({ content: 'x', logoBase64: Buffer.from(logoPng).toString('base64') }),
+      logo: new Blob([logoPng]),
+    });
     expect(await res.json()).toMatchObject({ code: 'INVALID_FIELD_VALUE', field: 'logoBase64' });
   });
 
@@ -89,7 +111,11 @@ describe('multipart/form-data', () => {
   });
 
   it('a truncated multipart body is a clear 400', async () => {
-    const res = await fetch(`${svc.url}/api/qr/generate`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=XyZ' }, body: '--XyZ\r\nContent-Disposition: form-data; name="config"\r\n\r\n{"content":"x"}' });
+    const res = await fetch(`${svc.url}/api/qr/generate`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
+      body: '--XyZ\r\nContent-Disposition: form-data; name="config"\r\n\r\n{"content":"x"}',
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'INVALID_MULTIPART' });
   });

@@ -8,7 +8,9 @@ describe('backpressure and worker failure', () => {
     try {
       const started = Date.now();
       const responses = await Promise.all(
-        Array.from({ length: 24 }, (_, i) => svc.post('/api/qr/generate', { content: `burst ${i}`, fileFormat: 'jpg', outputWidth: 1200 })),
+        Array.from({ length: 24 }, (_, i) =>
+          svc.post('/api/qr/generate', { content: `burst ${i}`, fileFormat: 'jpg', outputWidth: 1200 }),
+        ),
       );
       const statuses = responses.map((r) => r.status);
       expect(statuses.filter((s) => s === 503).length).toBeGreaterThan(0);
@@ -29,7 +31,11 @@ describe('backpressure and worker failure', () => {
   it('high-resolution renders have their own concurrency limit', async () => {
     const svc = await startTestService({ workers: 2, heavyConcurrency: 1, heavyPixels: 1000 * 1000, cacheBytes: 0 });
     try {
-      const heavy = await Promise.all([0, 1, 2].map((i) => svc.post('/api/qr/generate', { content: `big ${i}`, outputWidth: 4096, fileFormat: 'webp' })));
+      const heavy = await Promise.all(
+        [0, 1, 2].map((i) =>
+          svc.post('/api/qr/generate', { content: `big ${i}`, outputWidth: 4096, fileFormat: 'webp' }),
+        ),
+      );
       const statuses = heavy.map((r) => r.status).sort();
       expect(statuses[0]).toBe(200);
       expect(statuses).toContain(503);
@@ -49,7 +55,8 @@ describe('backpressure and worker failure', () => {
       for (let i = 0; i < 6; i++) {
         const res = await svc.post('/api/qr/generate', { content: `after ${i}`, responseType: 'binary' });
         expect([200, 500]).toContain(res.status);
-        if (res.status === 200) expect((await decodeOne('png', new Uint8Array(await res.arrayBuffer()))).text).toBe(`after ${i}`);
+        if (res.status === 200)
+          expect((await decodeOne('png', new Uint8Array(await res.arrayBuffer()))).text).toBe(`after ${i}`);
       }
       const final = await svc.post('/api/qr/generate', { content: 'recovered', responseType: 'binary' });
       expect(final.status).toBe(200);

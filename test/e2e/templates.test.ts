@@ -5,7 +5,9 @@ import type { Template } from '../../src/templates/check.js';
 import { decodeOne } from '../helpers/decode.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
-const templates = JSON.parse(readFileSync(new URL('../../src/templates/catalogue.json', import.meta.url), 'utf8')) as Template[];
+const templates = JSON.parse(
+  readFileSync(new URL('../../src/templates/catalogue.json', import.meta.url), 'utf8'),
+) as Template[];
 const byId = new Map(templates.map((t) => [t.id, t]));
 const categories = [...new Set(templates.map((t) => t.category))];
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -36,13 +38,19 @@ const expectError = async (res: Response, status: number, code: string, field?: 
 };
 
 /** A GET with a Host header of our choosing (fetch does not let a caller set Host). */
-function getWithHost(port: number, path: string, host: string): Promise<{ status: number; body: { templates: { preview: string }[] } }> {
+function getWithHost(
+  port: number,
+  path: string,
+  host: string,
+): Promise<{ status: number; body: { templates: { preview: string }[] } }> {
   return new Promise((resolve, reject) => {
     request({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
       let data = '';
       res.on('data', (c) => (data += c));
       res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(data) }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -54,7 +62,13 @@ describe('GET /api/qr/templates', () => {
     expect(body.templates).toHaveLength(118);
     for (const [i, s] of body.templates.entries()) {
       const t = templates[i]!;
-      expect(s).toEqual({ id: t.id, name: t.name, category: t.category, tags: t.tags, preview: `${svc.url}/api/qr/templates/${t.id}/preview` });
+      expect(s).toEqual({
+        id: t.id,
+        name: t.name,
+        category: t.category,
+        tags: t.tags,
+        preview: `${svc.url}/api/qr/templates/${t.id}/preview`,
+      });
     }
     expect(categories.length).toBeGreaterThanOrEqual(10);
   });
@@ -79,10 +93,14 @@ describe('GET /api/qr/templates', () => {
   });
 
   it('links previews to the configured public base URL, else to the Host the client used', async () => {
-    const { body } = await getJson(`${guarded.url}/api/qr/templates?category=wifi`, { 'x-rapidapi-proxy-secret': SECRET });
+    const { body } = await getJson(`${guarded.url}/api/qr/templates?category=wifi`, {
+      'x-rapidapi-proxy-secret': SECRET,
+    });
     expect(body.templates[0].preview).toBe(`${PUBLIC_BASE}/api/qr/templates/${body.templates[0].id}/preview`);
     const viaProxy = await getWithHost(svc.port, '/api/qr/templates?category=wifi', 'qr.example.org:8443');
-    expect(viaProxy.body.templates[0]!.preview).toMatch(/^http:\/\/qr\.example\.org:8443\/api\/qr\/templates\/[a-z0-9-]+\/preview$/);
+    expect(viaProxy.body.templates[0]!.preview).toMatch(
+      /^http:\/\/qr\.example\.org:8443\/api\/qr\/templates\/[a-z0-9-]+\/preview$/,
+    );
     const forged = await getWithHost(svc.port, '/api/qr/templates?category=wifi', 'evil.example"><script>');
     expect(forged.status).toBe(200);
     expect(forged.body.templates[0]!.preview).toMatch(/^\/api\/qr\/templates\/[a-z0-9-]+\/preview$/);
@@ -95,7 +113,10 @@ describe('POST /api/qr/templates/:id', () => {
 
   /** Asks the template route and /api/qr/generate (with the merge written out) and expects the same answer. */
   async function sameAsGenerate(id: string, overrides: Record<string, unknown>, merged: Record<string, unknown>) {
-    const [viaTemplate, viaGenerate] = await Promise.all([svc.post(`/api/qr/templates/${id}`, overrides), svc.post('/api/qr/generate', merged)]);
+    const [viaTemplate, viaGenerate] = await Promise.all([
+      svc.post(`/api/qr/templates/${id}`, overrides),
+      svc.post('/api/qr/generate', merged),
+    ]);
     expect(viaTemplate.status).toBe(200);
     expect(viaTemplate.headers.get('etag')).toBe(viaGenerate.headers.get('etag'));
     const body = await viaTemplate.json();
@@ -112,7 +133,11 @@ describe('POST /api/qr/templates/:id', () => {
 
   it('lets the body win: colour, outputWidth, fileFormat', async () => {
     const content = 'https://example.com/override';
-    const body = await sameAsGenerate('boardroom-navy', { content, primaryColor: '#4A0E0E', outputWidth: 1200, fileFormat: 'svg' }, { ...byId.get('boardroom-navy')!.config, content, primaryColor: '#4A0E0E', outputWidth: 1200, fileFormat: 'svg' });
+    const body = await sameAsGenerate(
+      'boardroom-navy',
+      { content, primaryColor: '#4A0E0E', outputWidth: 1200, fileFormat: 'svg' },
+      { ...byId.get('boardroom-navy')!.config, content, primaryColor: '#4A0E0E', outputWidth: 1200, fileFormat: 'svg' },
+    );
     expect(body).toMatchObject({ format: 'svg', width: 1200, height: 1200 });
     const svg = Buffer.from(body.qrBase64, 'base64').toString();
     expect(svg).toContain('#4A0E0E');
@@ -121,21 +146,36 @@ describe('POST /api/qr/templates/:id', () => {
 
   it('a colour in the body displaces the template gradient it would be hidden under', async () => {
     const { foregroundGradient: _, ...rest } = gradient.config;
-    await sameAsGenerate(gradient.id, { content: 'x', primaryColor: '#000000' }, { ...rest, content: 'x', primaryColor: '#000000' });
+    await sameAsGenerate(
+      gradient.id,
+      { content: 'x', primaryColor: '#000000' },
+      { ...rest, content: 'x', primaryColor: '#000000' },
+    );
   });
 
   it('merges nested objects key by key: centerText.text alone keeps the template colours', async () => {
     const content = 'https://example.com/wine';
-    await sameAsGenerate(wine.id, { content, centerText: { text: 'CARTE' } }, { ...wine.config, content, centerText: { ...wine.config.centerText, text: 'CARTE' } });
+    await sameAsGenerate(
+      wine.id,
+      { content, centerText: { text: 'CARTE' } },
+      { ...wine.config, content, centerText: { ...wine.config.centerText, text: 'CARTE' } },
+    );
   });
 
   it('/:id/generate is the same operation', async () => {
-    const [a, b] = await Promise.all([svc.post(`/api/qr/templates/${wine.id}`, { content: 'same' }), svc.post(`/api/qr/templates/${wine.id}/generate`, { content: 'same' })]);
+    const [a, b] = await Promise.all([
+      svc.post(`/api/qr/templates/${wine.id}`, { content: 'same' }),
+      svc.post(`/api/qr/templates/${wine.id}/generate`, { content: 'same' }),
+    ]);
     expect(await a.json()).toEqual(await b.json());
   });
 
   it('answers binary when asked, with the verification headers', async () => {
-    const res = await svc.post(`/api/qr/templates/${wine.id}/generate`, { content: 'binary please', responseType: 'binary', fileFormat: 'webp' });
+    const res = await svc.post(`/api/qr/templates/${wine.id}/generate`, {
+      content: 'binary please',
+      responseType: 'binary',
+      fileFormat: 'webp',
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/webp');
     expect(res.headers.get('x-qr-verified')).toMatch(/reduced|full/);
@@ -151,20 +191,60 @@ describe('POST /api/qr/templates/:id', () => {
   });
 
   it('requires content after the merge', async () => {
-    await expectError(await svc.post(`/api/qr/templates/${wine.id}`, { outputWidth: 1200 }), 400, 'MISSING_REQUIRED_FIELD', 'content');
-    await expectError(await svc.post(`/api/qr/templates/${wine.id}`, { content: '' }), 400, 'MISSING_REQUIRED_FIELD', 'content');
+    await expectError(
+      await svc.post(`/api/qr/templates/${wine.id}`, { outputWidth: 1200 }),
+      400,
+      'MISSING_REQUIRED_FIELD',
+      'content',
+    );
+    await expectError(
+      await svc.post(`/api/qr/templates/${wine.id}`, { content: '' }),
+      400,
+      'MISSING_REQUIRED_FIELD',
+      'content',
+    );
   });
 
   it('validates the body and the merged config', async () => {
-    await expectError(await svc.post(`/api/qr/templates/${wine.id}`, { content: 'x', primaryColour: '#000' }), 400, 'INVALID_FIELD_VALUE', 'primaryColour');
-    await expectError(await svc.post(`/api/qr/templates/${wine.id}`, { content: 'x', centerText: { color: 'red' } }), 400, 'INVALID_HEX', 'centerText.color');
-    await expectError(await svc.post('/api/qr/templates/bistro-chalk', { content: 'x', centerText: { color: '#000000' } }), 400, 'MISSING_REQUIRED_FIELD', 'centerText.text');
+    await expectError(
+      await svc.post(`/api/qr/templates/${wine.id}`, { content: 'x', primaryColour: '#000' }),
+      400,
+      'INVALID_FIELD_VALUE',
+      'primaryColour',
+    );
+    await expectError(
+      await svc.post(`/api/qr/templates/${wine.id}`, { content: 'x', centerText: { color: 'red' } }),
+      400,
+      'INVALID_HEX',
+      'centerText.color',
+    );
+    await expectError(
+      await svc.post('/api/qr/templates/bistro-chalk', { content: 'x', centerText: { color: '#000000' } }),
+      400,
+      'MISSING_REQUIRED_FIELD',
+      'centerText.text',
+    );
   });
 
   it('answers an unknown id with 404 TEMPLATE_NOT_FOUND', async () => {
-    await expectError(await svc.post('/api/qr/templates/no-such-template', { content: 'x' }), 404, 'TEMPLATE_NOT_FOUND', 'templateId');
-    await expectError(await svc.post('/api/qr/templates/no-such-template/generate', { content: 'x' }), 404, 'TEMPLATE_NOT_FOUND', 'templateId');
-    await expectError(await fetch(`${svc.url}/api/qr/templates/no-such-template/preview`), 404, 'TEMPLATE_NOT_FOUND', 'templateId');
+    await expectError(
+      await svc.post('/api/qr/templates/no-such-template', { content: 'x' }),
+      404,
+      'TEMPLATE_NOT_FOUND',
+      'templateId',
+    );
+    await expectError(
+      await svc.post('/api/qr/templates/no-such-template/generate', { content: 'x' }),
+      404,
+      'TEMPLATE_NOT_FOUND',
+      'templateId',
+    );
+    await expectError(
+      await fetch(`${svc.url}/api/qr/templates/no-such-template/preview`),
+      404,
+      'TEMPLATE_NOT_FOUND',
+      'templateId',
+    );
   });
 });
 
@@ -204,7 +284,9 @@ describe('GET /api/qr/templates/:id/preview', () => {
       expect(res.headers.get('etag')).toBe(etag);
       expect((await res.arrayBuffer()).byteLength).toBe(0);
     }
-    expect((await fetch(`${svc.url}/api/qr/templates/${id}/preview`, { headers: { 'if-none-match': '"stale"' } })).status).toBe(200);
+    expect(
+      (await fetch(`${svc.url}/api/qr/templates/${id}/preview`, { headers: { 'if-none-match': '"stale"' } })).status,
+    ).toBe(200);
   });
 
   it('needs no proxy secret (an <img> cannot send one); every other template route does', async () => {
@@ -214,7 +296,11 @@ describe('GET /api/qr/templates/:id/preview', () => {
     await expectError(await fetch(`${guarded.url}/api/qr/templates`), 401, 'UNAUTHORIZED');
     await expectError(await guarded.post(`/api/qr/templates/${id}`, { content: 'x' }), 401, 'UNAUTHORIZED');
     await expectError(await guarded.post(`/api/qr/templates/${id}/generate`, { content: 'x' }), 401, 'UNAUTHORIZED');
-    const withSecret = await guarded.post(`/api/qr/templates/${id}`, { content: 'x' }, { 'x-rapidapi-proxy-secret': SECRET });
+    const withSecret = await guarded.post(
+      `/api/qr/templates/${id}`,
+      { content: 'x' },
+      { 'x-rapidapi-proxy-secret': SECRET },
+    );
     expect(withSecret.status).toBe(200);
   });
 });
@@ -238,7 +324,8 @@ describe('every template renders and scans', () => {
     const failures = await eachTemplate(async (t, out) => {
       const res = await fetch(`${svc.url}/api/qr/templates/${t.id}/preview`);
       const png = new Uint8Array(await res.arrayBuffer());
-      if (res.status !== 200 || png[1] !== 0x50) out.push(`${t.id}: ${res.status} ${Buffer.from(png).toString().slice(0, 200)}`);
+      if (res.status !== 200 || png[1] !== 0x50)
+        out.push(`${t.id}: ${res.status} ${Buffer.from(png).toString().slice(0, 200)}`);
     });
     expect(failures).toEqual([]);
   }, 120_000);
@@ -247,7 +334,12 @@ describe('every template renders and scans', () => {
     it(`all 118 at 800 px as ${format} decode to the content, byte for byte`, async () => {
       const failures = await eachTemplate(async (t, out) => {
         const content = `https://example.com/catalogue/${t.id}?utm_source=qr&ref=12345`;
-        const res = await svc.post(`/api/qr/templates/${t.id}`, { content, fileFormat: format, outputWidth: 800, responseType: 'binary' });
+        const res = await svc.post(`/api/qr/templates/${t.id}`, {
+          content,
+          fileFormat: format,
+          outputWidth: 800,
+          responseType: 'binary',
+        });
         if (res.status !== 200) {
           out.push(`${t.id}: ${res.status} ${await res.text()}`);
           return;
@@ -260,7 +352,8 @@ describe('every template renders and scans', () => {
         }
         if (res.headers.get('x-qr-width') !== '800') out.push(`${t.id}: width ${res.headers.get('x-qr-width')}`);
         // A catalogue design must read as a phone sees it from afar, not only at full resolution.
-        if (res.headers.get('x-qr-verified') !== 'reduced') out.push(`${t.id}: verified ${res.headers.get('x-qr-verified')}`);
+        if (res.headers.get('x-qr-verified') !== 'reduced')
+          out.push(`${t.id}: verified ${res.headers.get('x-qr-verified')}`);
       });
       expect(failures).toEqual([]);
     }, 180_000);

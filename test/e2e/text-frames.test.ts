@@ -13,16 +13,26 @@ let svc: TestService;
 beforeAll(async () => {
   svc = await startTestService({ cacheBytes: 0 });
   const require = createRequire(import.meta.url);
-  await initPngDecode(await WebAssembly.compile(readFileSync(require.resolve('@jsquash/png/codec/pkg/squoosh_png_bg.wasm'))));
+  await initPngDecode(
+    await WebAssembly.compile(readFileSync(require.resolve('@jsquash/png/codec/pkg/squoosh_png_bg.wasm'))),
+  );
 });
 afterAll(() => svc.close());
 
-interface Rendered { status: number; body: { [k: string]: unknown; corrections: { field: string; from: unknown; to: unknown }[]; warnings: string[] }; file: Uint8Array }
+interface Rendered {
+  status: number;
+  body: { [k: string]: unknown; corrections: { field: string; from: unknown; to: unknown }[]; warnings: string[] };
+  file: Uint8Array;
+}
 
 async function generate(design: Record<string, unknown>): Promise<Rendered> {
   const res = await svc.post('/api/qr/generate', { content: CONTENT, outputWidth: 600, ...design });
   const body = await res.json();
-  return { status: res.status, body, file: new Uint8Array(Buffer.from((body.qrBase64 as string | undefined) ?? '', 'base64')) };
+  return {
+    status: res.status,
+    body,
+    file: new Uint8Array(Buffer.from((body.qrBase64 as string | undefined) ?? '', 'base64')),
+  };
 }
 
 /** The rendered file decodes to the content, byte for byte. */
@@ -37,7 +47,8 @@ async function pixelsChanged(a: Uint8Array, b: Uint8Array): Promise<number> {
   const [x, y] = await Promise.all([decodePng(a.slice().buffer), decodePng(b.slice().buffer)]);
   expect([x.width, x.height]).toEqual([y.width, y.height]);
   let n = 0;
-  for (let i = 0; i < x.data.length; i += 4) if (x.data[i] !== y.data[i] || x.data[i + 1] !== y.data[i + 1] || x.data[i + 2] !== y.data[i + 2]) n++;
+  for (let i = 0; i < x.data.length; i += 4)
+    if (x.data[i] !== y.data[i] || x.data[i + 1] !== y.data[i + 1] || x.data[i + 2] !== y.data[i + 2]) n++;
   return n;
 }
 
@@ -45,9 +56,19 @@ describe('every frame style, as PNG and SVG, decodes to the content byte for byt
   for (const frameStyle of FRAME_STYLES) {
     for (const format of ['png', 'svg'] as const) {
       it(`${frameStyle} · ${format}`, async () => {
-        const r = await generate({ frameStyle, fileFormat: format, ctaText: 'Scan for the menu', primaryColor: '#1a237e' });
+        const r = await generate({
+          frameStyle,
+          fileFormat: format,
+          ctaText: 'Scan for the menu',
+          primaryColor: '#1a237e',
+        });
         await expectDecodes(r, format);
-        expect(r.body).toMatchObject({ width: 600, height: 600, warnings: [], verification: { decoded: true, quietZoneClean: true, failures: [] } });
+        expect(r.body).toMatchObject({
+          width: 600,
+          height: 600,
+          warnings: [],
+          verification: { decoded: true, quietZoneClean: true, failures: [] },
+        });
         if (format === 'svg') {
           const svg = new TextDecoder().decode(r.file);
           expect(svg).not.toMatch(/<text|font-family/);
@@ -83,7 +104,10 @@ describe('captions', () => {
   });
 
   it('too long for the frame: shrunk, then cut with an ellipsis and a warning', async () => {
-    const r = await generate({ frameStyle: 'banner-bottom', ctaText: 'Scan this code with your phone camera to open the full menu, prices and allergens' });
+    const r = await generate({
+      frameStyle: 'banner-bottom',
+      ctaText: 'Scan this code with your phone camera to open the full menu, prices and allergens',
+    });
     expect(r.body.warnings).toEqual([expect.stringMatching(/^ctaText was shortened to ".+…"/)]);
     await expectDecodes(r, 'png');
   });
@@ -115,7 +139,12 @@ describe('centerText', () => {
     for (const format of ['png', 'svg', 'jpg', 'webp'] as const) {
       const r = await generate({ centerText: { text: 'SCAN ME' }, fileFormat: format });
       expect(r.body.eccLevel).toBe('H');
-      expect(r.body.corrections).toContainEqual({ field: 'eccLevel', from: 'M', to: 'H', reason: expect.stringMatching(/centre-text band/) });
+      expect(r.body.corrections).toContainEqual({
+        field: 'eccLevel',
+        from: 'M',
+        to: 'H',
+        reason: expect.stringMatching(/centre-text band/),
+      });
       await expectDecodes(r, format);
     }
   });
@@ -127,13 +156,26 @@ describe('centerText', () => {
   });
 
   it('shrinks a font size too large for what error correction recovers, and reports it', async () => {
-    const r = await generate({ centerText: { text: 'HUGE', fontSize: 180, color: '#b71c1c', backgroundColor: '#ffebee' } });
-    expect(r.body.corrections).toContainEqual({ field: 'centerText.fontSize', from: 180, to: expect.any(Number), reason: expect.stringMatching(/error correction/) });
+    const r = await generate({
+      centerText: { text: 'HUGE', fontSize: 180, color: '#b71c1c', backgroundColor: '#ffebee' },
+    });
+    expect(r.body.corrections).toContainEqual({
+      field: 'centerText.fontSize',
+      from: 180,
+      to: expect.any(Number),
+      reason: expect.stringMatching(/error correction/),
+    });
     await expectDecodes(r, 'png');
   });
 
   it('sits on the round code inside a frame', async () => {
-    const r = await generate({ centerText: { text: 'OPEN' }, qrShapeRadius: 50, frameStyle: 'circular', ctaText: 'Scan me', moduleShape: 'rounded' });
+    const r = await generate({
+      centerText: { text: 'OPEN' },
+      qrShapeRadius: 50,
+      frameStyle: 'circular',
+      ctaText: 'Scan me',
+      moduleShape: 'rounded',
+    });
     await expectDecodes(r, 'png');
   });
 });

@@ -17,7 +17,10 @@ let ready: Promise<void> | undefined;
 function init(): Promise<void> {
   ready ??= (async () => {
     await initResvg(bytesOf('@resvg/resvg-wasm/index_bg.wasm'));
-    await prepareZXingModule({ overrides: { wasmBinary: bytesOf('zxing-wasm/reader/zxing_reader.wasm').buffer }, fireImmediately: true });
+    await prepareZXingModule({
+      overrides: { wasmBinary: bytesOf('zxing-wasm/reader/zxing_reader.wasm').buffer },
+      fireImmediately: true,
+    });
     await initWebpDecode(await WebAssembly.compile(bytesOf('@jsquash/webp/codec/dec/webp_dec.wasm')));
   })();
   return ready;
@@ -26,9 +29,17 @@ function init(): Promise<void> {
 const OPTIONS = { formats: ['QRCode'], tryHarder: true } as const;
 
 export function svgToImage(svg: string, width?: number): ImageData {
-  const r = new Resvg(svg, { fitTo: width ? { mode: 'width', value: width } : { mode: 'original' }, font: { loadSystemFonts: false } });
+  const r = new Resvg(svg, {
+    fitTo: width ? { mode: 'width', value: width } : { mode: 'original' },
+    font: { loadSystemFonts: false },
+  });
   const img = r.render();
-  const out = { data: new Uint8ClampedArray(img.pixels), width: img.width, height: img.height, colorSpace: 'srgb' } as ImageData;
+  const out = {
+    data: new Uint8ClampedArray(img.pixels),
+    width: img.width,
+    height: img.height,
+    colorSpace: 'srgb',
+  } as ImageData;
   img.free();
   r.free();
   return out;
@@ -53,7 +64,10 @@ export async function decodeFile(format: string, file: Uint8Array): Promise<Read
 }
 
 /** Decodes one QR code and returns its payload bytes and text. */
-export async function decodeOne(format: string, file: Uint8Array): Promise<{ text: string; bytes: Uint8Array; result: ReadResult }> {
+export async function decodeOne(
+  format: string,
+  file: Uint8Array,
+): Promise<{ text: string; bytes: Uint8Array; result: ReadResult }> {
   const results = (await decodeFile(format, file)).filter((r) => r.isValid);
   if (results.length !== 1) throw new Error(`expected one QR code in the ${format}, found ${results.length}`);
   return { text: results[0]!.text, bytes: results[0]!.bytes, result: results[0]! };

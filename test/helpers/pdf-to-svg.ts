@@ -4,13 +4,16 @@
  * h re f f* W W* n), transforming every point by the current matrix, which is all a vector QR page uses.
  * A clip (W … n) applies to what is filled after it, until the graphics state is restored.
  */
-import { decodePDFRawStream, PDFArray, PDFDocument, PDFName, PDFRawStream, type PDFRef } from 'pdf-lib';
+import { decodePDFRawStream, PDFArray, PDFDocument, PDFName, type PDFRawStream, type PDFRef } from 'pdf-lib';
 
 type Matrix = [number, number, number, number, number, number];
 const multiply = (m: Matrix, n: Matrix): Matrix => [
-  m[0] * n[0] + m[1] * n[2], m[0] * n[1] + m[1] * n[3],
-  m[2] * n[0] + m[3] * n[2], m[2] * n[1] + m[3] * n[3],
-  m[4] * n[0] + m[5] * n[2] + n[4], m[4] * n[1] + m[5] * n[3] + n[5],
+  m[0] * n[0] + m[1] * n[2],
+  m[0] * n[1] + m[1] * n[3],
+  m[2] * n[0] + m[3] * n[2],
+  m[2] * n[1] + m[3] * n[3],
+  m[4] * n[0] + m[5] * n[2] + n[4],
+  m[4] * n[1] + m[5] * n[3] + n[5],
 ];
 
 export async function pdfToSvg(pdf: Uint8Array): Promise<string> {
@@ -41,7 +44,10 @@ export async function pdfToSvg(pdf: Uint8Array): Promise<string> {
     const dy = ctm[1] * x + ctm[3] * y + ctm[5];
     return `${dx.toFixed(3)} ${(height - dy).toFixed(3)}`;
   };
-  const hex = (v: number) => Math.round(v * 255).toString(16).padStart(2, '0');
+  const hex = (v: number) =>
+    Math.round(v * 255)
+      .toString(16)
+      .padStart(2, '0');
 
   for (const tok of tokens) {
     if (/^[-+]?\d*\.?\d+(?:e[-+]?\d+)?$/.test(tok)) {
@@ -50,26 +56,54 @@ export async function pdfToSvg(pdf: Uint8Array): Promise<string> {
     }
     const a = args.splice(0);
     switch (tok) {
-      case 'q': stack.push({ ctm, fill, clipId }); break;
-      case 'Q': ({ ctm, fill, clipId } = stack.pop()!); break;
-      case 'W': case 'W*': pendingClip = `<path fill-rule="${tok === 'W*' ? 'evenodd' : 'nonzero'}" d="${path}"/>`; break;
-      case 'cm': ctm = multiply(a as Matrix, ctm); break;
-      case 'rg': fill = `#${hex(a[0]!)}${hex(a[1]!)}${hex(a[2]!)}`; break;
-      case 'g': fill = `#${hex(a[0]!).repeat(3)}`; break;
-      case 'm': path += `M${pt(a[0]!, a[1]!)}`; break;
-      case 'l': path += `L${pt(a[0]!, a[1]!)}`; break;
-      case 'c': path += `C${pt(a[0]!, a[1]!)} ${pt(a[2]!, a[3]!)} ${pt(a[4]!, a[5]!)}`; break;
-      case 'h': path += 'Z'; break;
+      case 'q':
+        stack.push({ ctm, fill, clipId });
+        break;
+      case 'Q':
+        ({ ctm, fill, clipId } = stack.pop()!);
+        break;
+      case 'W':
+      case 'W*':
+        pendingClip = `<path fill-rule="${tok === 'W*' ? 'evenodd' : 'nonzero'}" d="${path}"/>`;
+        break;
+      case 'cm':
+        ctm = multiply(a as Matrix, ctm);
+        break;
+      case 'rg':
+        fill = `#${hex(a[0]!)}${hex(a[1]!)}${hex(a[2]!)}`;
+        break;
+      case 'g':
+        fill = `#${hex(a[0]!).repeat(3)}`;
+        break;
+      case 'm':
+        path += `M${pt(a[0]!, a[1]!)}`;
+        break;
+      case 'l':
+        path += `L${pt(a[0]!, a[1]!)}`;
+        break;
+      case 'c':
+        path += `C${pt(a[0]!, a[1]!)} ${pt(a[2]!, a[3]!)} ${pt(a[4]!, a[5]!)}`;
+        break;
+      case 'h':
+        path += 'Z';
+        break;
       case 're': {
         const [x, y, w, h] = a as [number, number, number, number];
         path += `M${pt(x, y)}L${pt(x + w, y)}L${pt(x + w, y + h)}L${pt(x, y + h)}Z`;
         break;
       }
-      case 'f': case 'F': case 'f*': case 'B': case 'b':
-        out.push(`<path fill="${fill}" fill-rule="${tok === 'f*' ? 'evenodd' : 'nonzero'}"${clipId ? ` clip-path="url(#${clipId})"` : ''} d="${path}"/>`);
+      case 'f':
+      case 'F':
+      case 'f*':
+      case 'B':
+      case 'b':
+        out.push(
+          `<path fill="${fill}" fill-rule="${tok === 'f*' ? 'evenodd' : 'nonzero'}"${clipId ? ` clip-path="url(#${clipId})"` : ''} d="${path}"/>`,
+        );
         path = '';
         break;
-      case 'n': case 'S':
+      case 'n':
+      case 'S':
         if (pendingClip) {
           clipId = `c${clips.length}`;
           clips.push(`<clipPath id="${clipId}">${pendingClip}</clipPath>`);

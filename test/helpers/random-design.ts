@@ -11,9 +11,11 @@ import { encodePng } from '../../src/render/formats/png.js';
 export function prng(seed: number) {
   let s = seed >>> 0 || 1;
   const next = () => {
-    s ^= s << 13; s >>>= 0;
+    s ^= s << 13;
+    s >>>= 0;
     s ^= s >>> 17;
-    s ^= s << 5; s >>>= 0;
+    s ^= s << 5;
+    s >>>= 0;
     return s / 0x100000000;
   };
   return {
@@ -24,14 +26,27 @@ export function prng(seed: number) {
   };
 }
 
-const hex = (r: number, g: number, b: number) => '#' + [r, g, b].map((v) => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, '0')).join('');
+const hex = (r: number, g: number, b: number) =>
+  `#${[r, g, b]
+    .map((v) =>
+      Math.max(0, Math.min(255, Math.round(v)))
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 
 /** A colour of the given lightness band (0 dark … 1 light) with a random hue. */
 function colour(rnd: ReturnType<typeof prng>, light: number) {
   const h = rnd.next() * 6;
   const sat = 0.3 + rnd.next() * 0.7;
   const base = [Math.abs(h - 3) - 1, 2 - Math.abs(h - 2), 2 - Math.abs(h - 4)].map((v) => Math.max(0, Math.min(1, v)));
-  return hex(...(base.map((v) => (light + (v - 0.5) * sat * (light < 0.5 ? light * 1.6 : (1 - light) * 1.6)) * 255) as [number, number, number]));
+  return hex(
+    ...(base.map((v) => (light + (v - 0.5) * sat * (light < 0.5 ? light * 1.6 : (1 - light) * 1.6)) * 255) as [
+      number,
+      number,
+      number,
+    ]),
+  );
 }
 
 function gradient(rnd: ReturnType<typeof prng>, light: number) {
@@ -47,9 +62,12 @@ function gradient(rnd: ReturnType<typeof prng>, light: number) {
 function emblem(rnd: ReturnType<typeof prng>): string {
   const n = 48;
   const pixels = new Uint8Array(n * n);
-  for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) pixels[y * n + x] = Math.hypot(x - 23.5, y - 23.5) < 21 ? 1 : 0;
+  for (let y = 0; y < n; y++)
+    for (let x = 0; x < n; x++) pixels[y * n + x] = Math.hypot(x - 23.5, y - 23.5) < 21 ? 1 : 0;
   const c = { r: rnd.int(0, 200), g: rnd.int(0, 200), b: rnd.int(0, 200), a: 255 };
-  return Buffer.from(encodePng({ kind: 'indexed', width: n, height: n, pixels, palette: [{ r: 255, g: 255, b: 255, a: 0 }, c] })).toString('base64');
+  return Buffer.from(
+    encodePng({ kind: 'indexed', width: n, height: n, pixels, palette: [{ r: 255, g: 255, b: 255, a: 0 }, c] }),
+  ).toString('base64');
 }
 
 /** A soft two-colour "photo" as a PNG upload, base64. */
@@ -70,7 +88,9 @@ const WORDS = ['menu', 'café', 'straße', '東京', 'event', 'ticket', 'wifi', 
 export function randomDesign(seed: number): Record<string, unknown> {
   const rnd = prng(seed);
   const inverted = rnd.chance(0.15);
-  const [fgLight, bgLight] = inverted ? [0.85 + rnd.next() * 0.15, 0.05 + rnd.next() * 0.1] : [0.05 + rnd.next() * 0.3, 0.88 + rnd.next() * 0.12];
+  const [fgLight, bgLight] = inverted
+    ? [0.85 + rnd.next() * 0.15, 0.05 + rnd.next() * 0.1]
+    : [0.05 + rnd.next() * 0.3, 0.88 + rnd.next() * 0.12];
   const content = rnd.chance(0.6)
     ? `https://example.com/${Array.from({ length: rnd.int(1, 6) }, () => rnd.pick(WORDS)).join('/')}?id=${rnd.int(1, 999999)}`
     : Array.from({ length: rnd.int(1, 30) }, () => rnd.pick(WORDS)).join(' ');
@@ -91,7 +111,12 @@ export function randomDesign(seed: number): Record<string, unknown> {
   if (rnd.chance(0.2)) d.backgroundGradient = gradient(rnd, bgLight);
   if (rnd.chance(0.25)) d.finderOuterColor = colour(rnd, fgLight);
   if (rnd.chance(0.25)) d.finderInnerColor = colour(rnd, fgLight);
-  if (rnd.chance(0.15)) d.finderEyes = [0, 1, 2].map(() => ({ outerColor: colour(rnd, fgLight), rotation: rnd.pick([0, 90, 180, 270]), flip: rnd.pick(['none', 'horizontal', 'vertical']) }));
+  if (rnd.chance(0.15))
+    d.finderEyes = [0, 1, 2].map(() => ({
+      outerColor: colour(rnd, fgLight),
+      rotation: rnd.pick([0, 90, 180, 270]),
+      flip: rnd.pick(['none', 'horizontal', 'vertical']),
+    }));
   if (rnd.chance(0.15)) d.alignmentColor = colour(rnd, fgLight);
   if (rnd.chance(0.15)) d.timingColor = colour(rnd, fgLight);
   if (rnd.chance(0.3)) {

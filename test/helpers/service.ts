@@ -12,7 +12,10 @@ export interface TestService extends RunningService {
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
 }
 
-export async function startTestService(overrides: Partial<Config> = {}, log: (m: string) => void = () => {}): Promise<TestService> {
+export async function startTestService(
+  overrides: Partial<Config> = {},
+  log: (m: string) => void = () => {},
+): Promise<TestService> {
   const { loadConfig } = (await import(dist('config.js'))) as typeof import('../../src/config.js');
   const { startService } = (await import(dist('server.js'))) as typeof import('../../src/server.js');
   const config: Config = { ...loadConfig({}), port: 0, workers: 2, ...overrides };
@@ -22,6 +25,10 @@ export async function startTestService(overrides: Partial<Config> = {}, log: (m:
     ...running,
     url,
     post: (path, body, headers = {}) =>
-      fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      fetch(url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
   };
 }

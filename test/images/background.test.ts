@@ -10,10 +10,13 @@ import { image, pixel, png, type Rgba } from './make-images.js';
 
 beforeAll(() => initCodecs());
 
-const config = (over: Partial<RenderConfig> = {}): RenderConfig => ({ ...QR_DEFAULTS, content: 'background', ...over }) as RenderConfig;
-const layoutOf = (cfg: RenderConfig, width = 400, height = width): Layout => computeLayout(25, { ...cfg, outputWidth: width, outputHeight: height });
+const config = (over: Partial<RenderConfig> = {}): RenderConfig =>
+  ({ ...QR_DEFAULTS, content: 'background', ...over }) as RenderConfig;
+const layoutOf = (cfg: RenderConfig, width = 400, height = width): Layout =>
+  computeLayout(25, { ...cfg, outputWidth: width, outputHeight: height });
 
-const stripes = (w: number, h: number, dark: Rgba, light: Rgba) => image(w, h, (x) => (Math.floor(x / 10) % 2 ? dark : light));
+const stripes = (w: number, h: number, dark: Rgba, light: Rgba) =>
+  image(w, h, (x) => (Math.floor(x / 10) % 2 ? dark : light));
 const layerOf = (out: Awaited<ReturnType<typeof backgroundImageDecoration>>) => out.layers.below[0] as ImageLayer;
 
 describe('background image placement', () => {
@@ -31,7 +34,9 @@ describe('background image placement', () => {
 
   it('contain letterboxes, aspect ratio kept, and never embeds more pixels than it covers', async () => {
     const cfg = config({ backgroundImageFit: 'contain', backgroundImageOpacity: 0.2 });
-    const layer = layerOf(await backgroundImageDecoration(cfg, png(image(1600, 800, () => [240, 240, 200, 255])), layoutOf(cfg)));
+    const layer = layerOf(
+      await backgroundImageDecoration(cfg, png(image(1600, 800, () => [240, 240, 200, 255])), layoutOf(cfg)),
+    );
     expect(layer.box).toEqual({ x: 0, y: 100, w: 400, h: 200 });
     expect(layer.image).toMatchObject({ width: 400, height: 200 });
   });
@@ -40,16 +45,26 @@ describe('background image placement', () => {
 describe('background image contrast', () => {
   it('keeps the requested opacity when the image is light enough', async () => {
     const cfg = config({ backgroundImageOpacity: 0.6 });
-    const out = await backgroundImageDecoration(cfg, png(stripes(400, 400, [200, 220, 255, 255], [255, 255, 240, 255])), layoutOf(cfg));
+    const out = await backgroundImageDecoration(
+      cfg,
+      png(stripes(400, 400, [200, 220, 255, 255], [255, 255, 240, 255])),
+      layoutOf(cfg),
+    );
     expect(out.corrections).toEqual([]);
     expect(pixel(layerOf(out).image, 200, 200)[3]).toBe(Math.floor(255 * 0.6));
   });
 
   it('lowers the opacity of a dark image until every module keeps 4:1, and reports it', async () => {
     const cfg = config({ backgroundImageOpacity: 0.9, primaryColor: '#203060' });
-    const out = await backgroundImageDecoration(cfg, png(stripes(400, 400, [10, 10, 30, 255], [240, 240, 240, 255])), layoutOf(cfg));
+    const out = await backgroundImageDecoration(
+      cfg,
+      png(stripes(400, 400, [10, 10, 30, 255], [240, 240, 240, 255])),
+      layoutOf(cfg),
+    );
     const opacity = out.corrections[0]!.to as number;
-    expect(out.corrections).toEqual([{ field: 'backgroundImageOpacity', from: 0.9, to: opacity, reason: expect.stringMatching(/4:1/) }]);
+    expect(out.corrections).toEqual([
+      { field: 'backgroundImageOpacity', from: 0.9, to: opacity, reason: expect.stringMatching(/4:1/) },
+    ]);
     expect(pixel(layerOf(out).image, 200, 200)[3]).toBe(Math.floor(255 * opacity));
     expect(out.warnings[0]).toMatch(/lowered from 0.9/);
     // The darkest blended pixel, the module colour over it: at least 4:1 at the chosen opacity, under it one step up.
@@ -61,7 +76,11 @@ describe('background image contrast', () => {
 
   it('light modules on a dark background: a light image is what gets faded', async () => {
     const cfg = config({ backgroundImageOpacity: 1, primaryColor: '#F0F0F0', backgroundColor: '#101010' });
-    const out = await backgroundImageDecoration(cfg, png(stripes(400, 400, [30, 30, 30, 255], [250, 250, 250, 255])), layoutOf(cfg));
+    const out = await backgroundImageDecoration(
+      cfg,
+      png(stripes(400, 400, [30, 30, 30, 255], [250, 250, 250, 255])),
+      layoutOf(cfg),
+    );
     expect(out.corrections[0]).toMatchObject({ field: 'backgroundImageOpacity', from: 1 });
     expect(out.corrections[0]!.to).toBeLessThan(0.5);
   });
@@ -71,7 +90,9 @@ describe('quiet zone', () => {
   it('outside the symbol the image is faded to within a quarter of the background-to-module grey distance', async () => {
     const cfg = config({ backgroundImageOpacity: 0.5 });
     const layout = layoutOf(cfg);
-    const layer = layerOf(await backgroundImageDecoration(cfg, png(stripes(400, 400, [90, 90, 90, 255], [255, 255, 255, 255])), layout));
+    const layer = layerOf(
+      await backgroundImageDecoration(cfg, png(stripes(400, 400, [90, 90, 90, 255], [255, 255, 255, 255])), layout),
+    );
     const px = layer.image;
     const grey = (c: Rgba) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
     // Seen over the white background.

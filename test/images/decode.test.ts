@@ -6,7 +6,22 @@ import { resample, shrinkToFit, EMBED_MAX_SIDE } from '../../src/images/resample
 import { sniffImageType } from '../../src/images/sniff.js';
 import type { RgbaRaster } from '../../src/render/raster.js';
 import { initCodecs } from '../../wasm/index.js';
-import { BLUE, bmp, CLEAR, gif, GREEN, image, jpeg, pixel, png, quadrants, RED, WHITE, webp, type Rgba } from './make-images.js';
+import {
+  BLUE,
+  bmp,
+  CLEAR,
+  gif,
+  GREEN,
+  image,
+  jpeg,
+  pixel,
+  png,
+  quadrants,
+  RED,
+  WHITE,
+  webp,
+  type Rgba,
+} from './make-images.js';
 
 beforeAll(() => initCodecs());
 
@@ -17,13 +32,21 @@ const near = (got: Rgba, want: Rgba, tolerance: number) => got.every((v, i) => M
 function expectQuadrants(img: RgbaRaster, tolerance = 0) {
   const [w, h] = [img.width, img.height];
   const at = (fx: number, fy: number) => pixel(img, Math.floor(w * fx), Math.floor(h * fy));
-  for (const [got, want] of [[at(0.25, 0.25), RED], [at(0.75, 0.25), GREEN], [at(0.25, 0.75), BLUE], [at(0.75, 0.75), WHITE]] as const) {
+  for (const [got, want] of [
+    [at(0.25, 0.25), RED],
+    [at(0.75, 0.25), GREEN],
+    [at(0.25, 0.75), BLUE],
+    [at(0.75, 0.75), WHITE],
+  ] as const) {
     expect(near(got, want, tolerance), `${got} ≈ ${want}`).toBe(true);
   }
 }
 
 const refusal = async (p: Promise<unknown>): Promise<ApiError> => {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(ApiError);
   return e as ApiError;
 };
@@ -74,18 +97,24 @@ describe('decodeImage: each accepted format to RGBA', () => {
   ] as const)('BMP %s', async (_name, img, spec, tolerance) => {
     const decoded = await decodeImage(bmp(img, spec), 'logo');
     expect(decoded).toMatchObject({ width: img.width, height: img.height });
-    for (let y = 0; y < img.height; y++) for (let x = 0; x < img.width; x++) expect(near(pixel(decoded, x, y), pixel(img, x, y), tolerance)).toBe(true);
+    for (let y = 0; y < img.height; y++)
+      for (let x = 0; x < img.width; x++) expect(near(pixel(decoded, x, y), pixel(img, x, y), tolerance)).toBe(true);
   });
 
   it('BMP 32-bit bit fields keep alpha', async () => {
     const translucent = image(3, 2, (x) => [10, 20, 30, x * 100]);
-    expect((await decodeImage(bmp(translucent, { bpp: 32, bitfields: true }), 'logo')).pixels).toEqual(translucent.pixels);
+    expect((await decodeImage(bmp(translucent, { bpp: 32, bitfields: true }), 'logo')).pixels).toEqual(
+      translucent.pixels,
+    );
   });
 });
 
 describe('decodeImage refusals name the field', () => {
   it('not an image', async () => {
-    expect(await refusal(decodeImage(new TextEncoder().encode('<html>'), 'logo'))).toMatchObject({ code: 'INVALID_FIELD_VALUE', field: 'logo' });
+    expect(await refusal(decodeImage(new TextEncoder().encode('<html>'), 'logo'))).toMatchObject({
+      code: 'INVALID_FIELD_VALUE',
+      field: 'logo',
+    });
   });
 
   it('corrupt files of every type', async () => {
@@ -95,8 +124,18 @@ describe('decodeImage refusals name the field', () => {
     const jpg = await jpeg(quadrants(40, 30));
     const badJpeg = jpg.slice(0, 200);
     badJpeg.fill(0xab, 150);
-    const bads = [broken, badJpeg, Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'), Buffer.concat([Buffer.from('BM'), Buffer.alloc(40)]), Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WEBPVP8 '), Buffer.alloc(20)])];
-    for (const bad of bads) expect(await refusal(decodeImage(new Uint8Array(bad), 'background'))).toMatchObject({ code: 'INVALID_FIELD_VALUE', field: 'background' });
+    const bads = [
+      broken,
+      badJpeg,
+      Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'),
+      Buffer.concat([Buffer.from('BM'), Buffer.alloc(40)]),
+      Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WEBPVP8 '), Buffer.alloc(20)]),
+    ];
+    for (const bad of bads)
+      expect(await refusal(decodeImage(new Uint8Array(bad), 'background'))).toMatchObject({
+        code: 'INVALID_FIELD_VALUE',
+        field: 'background',
+      });
   });
 
   it('a run-length compressed BMP is refused with the reason', async () => {
@@ -114,7 +153,11 @@ describe('decodeImage refusals name the field', () => {
     const bmpHeader = bmp(quadrants(2, 2), { bpp: 24 });
     new DataView(bmpHeader.buffer).setInt32(18, 7000, true);
     new DataView(bmpHeader.buffer).setInt32(22, -7000, true);
-    for (const [bytes, size] of [[pngHeader, '30000×2'], [gifHeader, '9000×2'], [bmpHeader, '7000×7000']] as const) {
+    for (const [bytes, size] of [
+      [pngHeader, '30000×2'],
+      [gifHeader, '9000×2'],
+      [bmpHeader, '7000×7000'],
+    ] as const) {
       const e = await refusal(decodeImage(bytes, 'logo'));
       expect(e.message).toContain(`${size} px`);
       expect(e.field).toBe('logo');
@@ -133,8 +176,16 @@ describe('decodeImage refusals name the field', () => {
 describe('declaredSize reads every header', () => {
   it('matches the real sizes', async () => {
     const img = quadrants(37, 21);
-    const files = { png: png(img), jpg: await jpeg(img), webp: await webp(img), webpLossless: await webp(img, true), gif: gif(img), bmp: bmp(img, { bpp: 24 }) };
-    for (const bytes of Object.values(files)) expect(declaredSize(sniffImageType(bytes)!, bytes)).toEqual({ width: 37, height: 21 });
+    const files = {
+      png: png(img),
+      jpg: await jpeg(img),
+      webp: await webp(img),
+      webpLossless: await webp(img, true),
+      gif: gif(img),
+      bmp: bmp(img, { bpp: 24 }),
+    };
+    for (const bytes of Object.values(files))
+      expect(declaredSize(sniffImageType(bytes)!, bytes)).toEqual({ width: 37, height: 21 });
   });
 });
 
@@ -156,6 +207,9 @@ describe('resampling', () => {
     expect(shrinkToFit(q, { x: 0, y: 0, w: 40, h: 40 }, 100, 100)).toBe(q);
     expect(shrinkToFit(q, { x: 0, y: 0, w: 40, h: 40 }, 10, 30)).toMatchObject({ width: 10, height: 10 });
     const wide = image(3000, 30, () => RED);
-    expect(shrinkToFit(wide, { x: 0, y: 0, w: 3000, h: 30 }, 4000, 4000)).toMatchObject({ width: EMBED_MAX_SIDE, height: 13 });
+    expect(shrinkToFit(wide, { x: 0, y: 0, w: 3000, h: 30 }, 4000, 4000)).toMatchObject({
+      width: EMBED_MAX_SIDE,
+      height: 13,
+    });
   });
 });

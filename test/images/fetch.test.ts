@@ -25,7 +25,10 @@ beforeAll(async () => {
     '/hop2': redirectTo('/hop1', 308),
     '/hop1': redirectTo('/logo.png', 303),
     '/hop4': redirectTo('/hop3'),
-    '/big-declared': (_req, res) => { res.writeHead(200, { 'content-length': 10 * 1024 * 1024 + 1 }); res.write(image); },
+    '/big-declared': (_req, res) => {
+      res.writeHead(200, { 'content-length': 10 * 1024 * 1024 + 1 });
+      res.write(image);
+    },
     '/big-streamed': (_req, res) => {
       res.writeHead(200, { 'content-type': 'image/png' });
       const chunk = Buffer.alloc(1024 * 1024, 7);
@@ -37,7 +40,10 @@ beforeAll(async () => {
     '/trickle': (_req, res) => {
       res.writeHead(200, { 'content-type': 'image/png' });
       res.write(image.subarray(0, 8));
-      const t = setInterval(() => (res.writableEnded || res.destroyed ? clearInterval(t) : res.write(Buffer.alloc(1))), 50);
+      const t = setInterval(
+        () => (res.writableEnded || res.destroyed ? clearInterval(t) : res.write(Buffer.alloc(1))),
+        50,
+      );
       res.on('close', () => clearInterval(t));
     },
   });
@@ -54,7 +60,10 @@ afterEach(() => {
 });
 
 const refused = async (p: Promise<unknown>, field = 'logoUrl'): Promise<string> => {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(ApiError);
   expect(e).toMatchObject({ code: 'INVALID_FIELD_VALUE', field });
   return (e as ApiError).message;
@@ -63,23 +72,41 @@ const refused = async (p: Promise<unknown>, field = 'logoUrl'): Promise<string> 
 describe('fetchImage', () => {
   it('fetches an image by IP and by host name', async () => {
     expect(await fetchImage(`${server.url}/logo.png`, 'logoUrl', LOOPBACK)).toEqual(image);
-    expect(await fetchImage(`${server.url.replace('127.0.0.1', 'localhost')}/logo.png`, 'logoUrl', LOOPBACK)).toEqual(image);
+    expect(await fetchImage(`${server.url.replace('127.0.0.1', 'localhost')}/logo.png`, 'logoUrl', LOOPBACK)).toEqual(
+      image,
+    );
   });
 
   it.each([
-    'http://127.0.0.1/', 'http://localhost/', 'http://[::1]/', 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/',
-    'http://0x7f000001/', 'http://2130706433/', 'http://[::ffff:127.0.0.1]/', 'http://0.0.0.0/', 'http://192.168.0.1/',
-    'http://172.16.5.4/', 'http://100.64.0.1/', 'http://[fd00:ec2::254]/', 'http://[fe80::1]/', 'http://224.0.0.1/',
+    'http://127.0.0.1/',
+    'http://localhost/',
+    'http://[::1]/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://10.0.0.1/',
+    'http://0x7f000001/',
+    'http://2130706433/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://0.0.0.0/',
+    'http://192.168.0.1/',
+    'http://172.16.5.4/',
+    'http://100.64.0.1/',
+    'http://[fd00:ec2::254]/',
+    'http://[fe80::1]/',
+    'http://224.0.0.1/',
   ])('refuses %s before any connection', async (url) => {
     const before = guard.attempts.length;
-    expect(await refused(fetchImage(url, 'logoUrl', FETCH_POLICY))).toMatch(/address is private, loopback, link-local or reserved/);
+    expect(await refused(fetchImage(url, 'logoUrl', FETCH_POLICY))).toMatch(
+      /address is private, loopback, link-local or reserved/,
+    );
     expect(guard.attempts.length).toBe(before);
   });
 
   it('re-checks every redirect: a loopback-allowed server cannot send the fetch to metadata or private addresses', async () => {
     for (const path of ['/to-metadata', '/to-private', '/to-ula', '/to-hex']) {
       const before = guard.attempts.length;
-      expect(await refused(fetchImage(`${server.url}${path}`, 'backgroundImageUrl', LOOPBACK), 'backgroundImageUrl')).toMatch(/address is private/);
+      expect(
+        await refused(fetchImage(`${server.url}${path}`, 'backgroundImageUrl', LOOPBACK), 'backgroundImageUrl'),
+      ).toMatch(/address is private/);
       // Exactly one connection: to the test server; none to the redirect target.
       expect(guard.attempts.slice(before)).toEqual([server.url.slice(7)]);
     }
@@ -97,7 +124,9 @@ describe('fetchImage', () => {
   });
 
   it('refuses what is not an image, whatever its Content-Type, and error statuses', async () => {
-    expect(await refused(fetchImage(`${server.url}/page.html`, 'logoUrl', LOOPBACK))).toMatch(/not a PNG, JPG, GIF, BMP or WebP/);
+    expect(await refused(fetchImage(`${server.url}/page.html`, 'logoUrl', LOOPBACK))).toMatch(
+      /not a PNG, JPG, GIF, BMP or WebP/,
+    );
     expect(await refused(fetchImage(`${server.url}/missing`, 'logoUrl', LOOPBACK))).toMatch(/HTTP 404/);
   });
 
@@ -111,12 +140,17 @@ describe('fetchImage', () => {
   });
 
   it('refuses credentials in the URL and non-http schemes', async () => {
-    expect(await refused(fetchImage(`http://user:pw@${server.url.slice(7)}/logo.png`, 'logoUrl', LOOPBACK))).toMatch(/credentials/);
+    expect(await refused(fetchImage(`http://user:pw@${server.url.slice(7)}/logo.png`, 'logoUrl', LOOPBACK))).toMatch(
+      /credentials/,
+    );
     expect(await refused(fetchImage('ftp://example.com/logo.png', 'logoUrl', LOOPBACK))).toMatch(/only http and https/);
   });
 
   it('a host name with any forbidden address is refused whole', async () => {
-    const lookup = vi.spyOn(dns.promises, 'lookup').mockResolvedValue([{ address: '93.184.215.14', family: 4 }, { address: '10.1.2.3', family: 4 }] as never);
+    const lookup = vi.spyOn(dns.promises, 'lookup').mockResolvedValue([
+      { address: '93.184.215.14', family: 4 },
+      { address: '10.1.2.3', family: 4 },
+    ] as never);
     expect(await refused(fetchImage('http://mixed.test/logo.png', 'logoUrl', LOOPBACK))).toMatch(/address is private/);
     expect(lookup).toHaveBeenCalledTimes(1);
   });
@@ -126,7 +160,8 @@ describe('fetchImage', () => {
     try {
       const port = new URL(elsewhere.url).port;
       // First answer vetted and pinned; any later lookup would point at a private address.
-      const lookup = vi.spyOn(dns.promises, 'lookup')
+      const lookup = vi
+        .spyOn(dns.promises, 'lookup')
         .mockResolvedValueOnce([{ address: '127.0.0.2', family: 4 }] as never)
         .mockResolvedValue([{ address: '10.0.0.1', family: 4 }] as never);
       // "localhost" would resolve to 127.0.0.1 if the connection looked it up again, where nothing listens on this port.
@@ -141,12 +176,21 @@ describe('fetchImage', () => {
 
 describe('addRemoteAssets', () => {
   it('fills logo and background from their URL fields', async () => {
-    const assets = await addRemoteAssets({ logoUrl: `${server.url}/logo.png`, backgroundImageUrl: `${server.url}/hop1` }, {}, LOOPBACK);
+    const assets = await addRemoteAssets(
+      { logoUrl: `${server.url}/logo.png`, backgroundImageUrl: `${server.url}/hop1` },
+      {},
+      LOOPBACK,
+    );
     expect(assets.logo).toEqual(image);
     expect(assets.background).toEqual(image);
   });
 
   it('one image from one source only', async () => {
-    expect(await refused(addRemoteAssets({ backgroundImageUrl: `${server.url}/logo.png` }, { background: image }, LOOPBACK), 'backgroundImageUrl')).toMatch(/once/);
+    expect(
+      await refused(
+        addRemoteAssets({ backgroundImageUrl: `${server.url}/logo.png` }, { background: image }, LOOPBACK),
+        'backgroundImageUrl',
+      ),
+    ).toMatch(/once/);
   });
 });

@@ -14,7 +14,8 @@ import { image, png, RED } from './make-images.js';
 
 beforeAll(() => initCodecs());
 
-const config = (over: Partial<RenderConfig> = {}): RenderConfig => ({ ...QR_DEFAULTS, content: 'https://example.com/a/logo', eccLevel: 'H', ...over }) as RenderConfig;
+const config = (over: Partial<RenderConfig> = {}): RenderConfig =>
+  ({ ...QR_DEFAULTS, content: 'https://example.com/a/logo', eccLevel: 'H', ...over }) as RenderConfig;
 const templateGrid = (version: number): ModuleGrid => {
   const t = versionTemplate(version);
   return { size: t.size, modules: t.modules, roles: t.roles };
@@ -25,7 +26,8 @@ describe('logo area', () => {
     const grid = templateGrid(8);
     const area = logoArea(config({ logoSizePercent: 30 }), grid.size, 30);
     const cleared = clearedModules(grid, area);
-    const lo = Math.floor(area.centre - area.side / 2), hi = Math.ceil(area.centre + area.side / 2) - 1;
+    const lo = Math.floor(area.centre - area.side / 2),
+      hi = Math.ceil(area.centre + area.side / 2) - 1;
     for (let y = 0; y < grid.size; y++) {
       for (let x = 0; x < grid.size; x++) {
         const i = y * grid.size + x;
@@ -47,7 +49,8 @@ describe('logo area', () => {
     for (let i = 0; i < cleared.length; i++) {
       if (!cleared[i]) continue;
       const [x, y] = [i % grid.size, Math.floor(i / grid.size)];
-      const dx = Math.max(0, Math.abs(x + 0.5 - area.centre) - 0.5), dy = Math.max(0, Math.abs(y + 0.5 - area.centre) - 0.5);
+      const dx = Math.max(0, Math.abs(x + 0.5 - area.centre) - 0.5),
+        dy = Math.max(0, Math.abs(y + 0.5 - area.centre) - 0.5);
       expect(Math.hypot(dx, dy)).toBeLessThan(area.side / 2);
     }
   });
@@ -90,17 +93,28 @@ describe('logoDecoration', () => {
     expect(coverageRecoverable(grid.size, 'H', out.cleared!)).toBe(true);
     // One percentage point larger would not have fitted.
     const bigger = logoArea(cfg, grid.size, to + 1);
-    expect(!coverageRecoverable(grid.size, 'H', clearedModules(grid, bigger)) || hidesNeededPattern(grid, bigger)).toBe(true);
+    expect(!coverageRecoverable(grid.size, 'H', clearedModules(grid, bigger)) || hidesNeededPattern(grid, bigger)).toBe(
+      true,
+    );
   });
 
   it('draws the plate, then the logo centred with its aspect ratio, above the code', async () => {
-    const cfg = config({ content: 'https://example.com/a/much/longer/address/so/the/symbol/is/version/seven/or/above', logoSizePercent: 20, logoPlateShape: 'rounded', logoPlateColor: '#FFEEAA' });
+    const cfg = config({
+      content: 'https://example.com/a/much/longer/address/so/the/symbol/is/version/seven/or/above',
+      logoSizePercent: 20,
+      logoPlateShape: 'rounded',
+      logoPlateColor: '#FFEEAA',
+    });
     const { grid, layout } = setup(cfg);
     const out = await logoDecoration(cfg, logo, grid, layout);
     expect(out.corrections).toEqual([]);
     expect(out.layers.below).toEqual([]);
     const [plate, img] = out.layers.above as [PathLayer, ImageLayer];
-    expect(plate).toMatchObject({ kind: 'path', space: 'symbol', paint: { kind: 'solid', color: { r: 0xff, g: 0xee, b: 0xaa, a: 255 } } });
+    expect(plate).toMatchObject({
+      kind: 'path',
+      space: 'symbol',
+      paint: { kind: 'solid', color: { r: 0xff, g: 0xee, b: 0xaa, a: 255 } },
+    });
     expect(plate.d).toMatch(/a/); // rounded corners
     const side = (grid.size * 20) / 100;
     expect(img).toMatchObject({ kind: 'image', space: 'symbol', opacity: 1 });
@@ -116,6 +130,9 @@ describe('logoDecoration', () => {
   it('a logo that cannot be decoded is refused naming the logo', async () => {
     const cfg = config();
     const { grid, layout } = setup(cfg);
-    await expect(logoDecoration(cfg, logo.slice(0, 60), grid, layout)).rejects.toMatchObject({ code: 'INVALID_FIELD_VALUE', field: 'logo' });
+    await expect(logoDecoration(cfg, logo.slice(0, 60), grid, layout)).rejects.toMatchObject({
+      code: 'INVALID_FIELD_VALUE',
+      field: 'logo',
+    });
   });
 });

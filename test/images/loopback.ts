@@ -6,7 +6,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 
-const isLoopbackHost = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host) || /^::ffff:127\./.test(host);
+const isLoopbackHost = (host: string) =>
+  host === 'localhost' || host === '::1' || /^127\./.test(host) || /^::ffff:127\./.test(host);
 
 export interface ConnectionGuard {
   /** host:port of every connection this process made (or tried to) since the guard was installed. */
@@ -22,10 +23,19 @@ export interface ConnectionGuard {
  */
 export function guardConnections(): ConnectionGuard {
   const original = net.Socket.prototype.connect;
-  const guard: ConnectionGuard = { attempts: [], blocked: [], restore: () => { net.Socket.prototype.connect = original; } };
+  const guard: ConnectionGuard = {
+    attempts: [],
+    blocked: [],
+    restore: () => {
+      net.Socket.prototype.connect = original;
+    },
+  };
   net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
     const first = Array.isArray(args[0]) ? args[0][0] : args[0];
-    const options = typeof first === 'object' && first !== null ? (first as { host?: string; port?: number; path?: string }) : { port: Number(first), host: typeof args[1] === 'string' ? args[1] : 'localhost' };
+    const options =
+      typeof first === 'object' && first !== null
+        ? (first as { host?: string; port?: number; path?: string })
+        : { port: Number(first), host: typeof args[1] === 'string' ? args[1] : 'localhost' };
     if (options.path === undefined) {
       const host = options.host ?? 'localhost';
       guard.attempts.push(`${host}:${options.port}`);
@@ -62,11 +72,21 @@ export async function serve(routes: Record<string, Handler>, host = '127.0.0.1')
   return {
     url: `http://${host}:${port}`,
     hits,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 /** Answers with these bytes as an image. */
-export const bytesOf = (body: Uint8Array, type = 'application/octet-stream'): Handler => (_req, res) => res.writeHead(200, { 'content-type': type, 'content-length': body.length }).end(body);
+export const bytesOf =
+  (body: Uint8Array, type = 'application/octet-stream'): Handler =>
+  (_req, res) =>
+    res.writeHead(200, { 'content-type': type, 'content-length': body.length }).end(body);
 
-export const redirectTo = (location: string, status = 302): Handler => (_req, res) => res.writeHead(status, { location }).end();
+export const redirectTo =
+  (location: string, status = 302): Handler =>
+  (_req, res) =>
+    res.writeHead(status, { location }).end();

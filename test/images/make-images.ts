@@ -17,7 +17,8 @@ export function image(w: number, h: number, f: (x: number, y: number) => Rgba): 
   return { kind: 'rgba', width: w, height: h, pixels };
 }
 
-export const pixel = (img: RgbaRaster, x: number, y: number): Rgba => [...img.pixels.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4)] as Rgba;
+export const pixel = (img: RgbaRaster, x: number, y: number): Rgba =>
+  [...img.pixels.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4)] as Rgba;
 
 export const RED: Rgba = [220, 20, 20, 255];
 export const GREEN: Rgba = [20, 200, 40, 255];
@@ -26,9 +27,11 @@ export const WHITE: Rgba = [255, 255, 255, 255];
 export const CLEAR: Rgba = [0, 0, 0, 0];
 
 /** Four quadrants: red, green / blue, white. Flat areas survive lossy codecs well enough to check. */
-export const quadrants = (w: number, h: number): RgbaRaster => image(w, h, (x, y) => (y < h / 2 ? (x < w / 2 ? RED : GREEN) : x < w / 2 ? BLUE : WHITE));
+export const quadrants = (w: number, h: number): RgbaRaster =>
+  image(w, h, (x, y) => (y < h / 2 ? (x < w / 2 ? RED : GREEN) : x < w / 2 ? BLUE : WHITE));
 
-const imageData = (r: RgbaRaster) => ({ data: new Uint8ClampedArray(r.pixels), width: r.width, height: r.height, colorSpace: 'srgb' }) as ImageData;
+const imageData = (r: RgbaRaster) =>
+  ({ data: new Uint8ClampedArray(r.pixels), width: r.width, height: r.height, colorSpace: 'srgb' }) as ImageData;
 
 export const png = (r: RgbaRaster): Uint8Array => encodePng(r);
 
@@ -53,7 +56,10 @@ function indexed(r: RgbaRaster): { palette: Rgba[]; indices: number[] } {
   for (let i = 0; i < r.width * r.height; i++) {
     const c = [...r.pixels.subarray(i * 4, i * 4 + 4)] as Rgba;
     const k = c.join();
-    if (!keys.has(k)) { keys.set(k, palette.length); palette.push(c); }
+    if (!keys.has(k)) {
+      keys.set(k, palette.length);
+      palette.push(c);
+    }
     indices.push(keys.get(k)!);
   }
   return { palette, indices };
@@ -69,11 +75,16 @@ function lzwLiterals(indices: number[], min: number): number[] {
   for (let i = 0; i < indices.length; i += clear - 2) codes.push(clear, ...indices.slice(i, i + clear - 2));
   codes.push(clear + 1);
   const bytes: number[] = [];
-  let acc = 0, bits = 0;
+  let acc = 0,
+    bits = 0;
   for (const c of codes) {
     acc |= c << bits;
     bits += min + 1;
-    while (bits >= 8) { bytes.push(acc & 0xff); acc >>>= 8; bits -= 8; }
+    while (bits >= 8) {
+      bytes.push(acc & 0xff);
+      acc >>>= 8;
+      bits -= 8;
+    }
   }
   if (bits > 0) bytes.push(acc & 0xff);
   const out = [min];
@@ -87,10 +98,12 @@ function lzwLiterals(indices: number[], min: number): number[] {
  * a fully transparent colour becomes the transparent index of each frame's graphic control extension.
  */
 export function gif(...frames: RgbaRaster[]): Uint8Array {
-  const all = image(frames[0]!.width, frames[0]!.height * frames.length, (x, y) => pixel(frames[Math.floor(y / frames[0]!.height)]!, x, y % frames[0]!.height));
+  const all = image(frames[0]!.width, frames[0]!.height * frames.length, (x, y) =>
+    pixel(frames[Math.floor(y / frames[0]!.height)]!, x, y % frames[0]!.height),
+  );
   const { palette, indices } = indexed(all);
   const sizeBits = Math.max(1, Math.ceil(Math.log2(palette.length)));
-  const table = Array.from({ length: 1 << sizeBits }, (_, i) => palette[i] ?? CLEAR).flatMap(([r, g, b]) => [r, g, b]);
+  const table = Array.from({ length: 1 << sizeBits }, (_, i) => palette[i] ?? CLEAR).flat();
   const transparent = palette.findIndex((c) => c[3] === 0);
   const { width: w, height: h } = frames[0]!;
   const bytes = [...Buffer.from('GIF89a'), ...le16(w), ...le16(h), 0xf0 | (sizeBits - 1), 0, 0, ...table];
@@ -127,10 +140,26 @@ export function bmp(r: RgbaRaster, spec: BmpSpec): Uint8Array {
   out.set([...Buffer.from('BM'), ...le32(out.length), 0, 0, 0, 0, ...le32(offset)]);
   const header = spec.core
     ? [...le32(12), ...le16(r.width), ...le16(r.height), ...le16(1), ...le16(bpp)]
-    : [...le32(headerSize), ...le32(r.width), ...le32(spec.topDown ? -r.height : r.height), ...le16(1), ...le16(bpp), ...le32(spec.bitfields ? 3 : 0), ...le32(stride * r.height), ...le32(2835), ...le32(2835), ...le32(bpp <= 8 ? 1 << bpp : 0), ...le32(0)];
+    : [
+        ...le32(headerSize),
+        ...le32(r.width),
+        ...le32(spec.topDown ? -r.height : r.height),
+        ...le16(1),
+        ...le16(bpp),
+        ...le32(spec.bitfields ? 3 : 0),
+        ...le32(stride * r.height),
+        ...le32(2835),
+        ...le32(2835),
+        ...le32(bpp <= 8 ? 1 << bpp : 0),
+        ...le32(0),
+      ];
   out.set(header, 14);
   if (spec.bitfields) out.set(masks.slice(0, headerSize === 40 ? 3 : 4).flatMap(le32), 54);
-  if (bpp <= 8) palette.forEach(([red, g, b], i) => out.set(spec.core ? [b, g, red] : [b, g, red, 0], 14 + headerSize + i * (spec.core ? 3 : 4)));
+  if (bpp <= 8) {
+    for (const [i, [red, g, b]] of palette.entries()) {
+      out.set(spec.core ? [b, g, red] : [b, g, red, 0], 14 + headerSize + i * (spec.core ? 3 : 4));
+    }
+  }
   for (let y = 0; y < r.height; y++) {
     const row = offset + (spec.topDown ? y : r.height - 1 - y) * stride;
     for (let x = 0; x < r.width; x++) {
@@ -139,7 +168,9 @@ export function bmp(r: RgbaRaster, spec: BmpSpec): Uint8Array {
         const bit = x * bpp;
         out[row + (bit >> 3)]! |= indices[y * r.width + x]! << (8 - bpp - (bit & 7));
       } else if (bpp === 16) {
-        const v = spec.bitfields ? ((red >> 3) << 11) | ((g >> 2) << 5) | (b >> 3) : ((red >> 3) << 10) | ((g >> 3) << 5) | (b >> 3);
+        const v = spec.bitfields
+          ? ((red >> 3) << 11) | ((g >> 2) << 5) | (b >> 3)
+          : ((red >> 3) << 10) | ((g >> 3) << 5) | (b >> 3);
         out.set(le16(v), row + x * 2);
       } else if (bpp === 24) out.set([b, g, red], row + x * 3);
       else out.set([b, g, red, spec.bitfields ? a : 0], row + x * 4);

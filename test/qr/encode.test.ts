@@ -14,7 +14,8 @@ describe('encode options', () => {
   });
 
   it('rejects out-of-range options', () => {
-    for (const minVersion of [0, 41, 1.5, Number.NaN]) expect(() => encode('x', { ecc: 'L', minVersion })).toThrow(RangeError);
+    for (const minVersion of [0, 41, 1.5, Number.NaN])
+      expect(() => encode('x', { ecc: 'L', minVersion })).toThrow(RangeError);
     for (const mask of [-1, 8, 2.5]) expect(() => encode('x', { ecc: 'L', mask })).toThrow(RangeError);
   });
 
@@ -93,7 +94,11 @@ describe('module roles', () => {
     const s = encode('PATTERNS', { ecc: 'Q', minVersion: 10 });
     const n = s.size;
     const at = (row: number, col: number): [number, number] => [s.roles[row * n + col], s.modules[row * n + col]];
-    for (const [r0, c0] of [[0, 0], [0, n - 7], [n - 7, 0]]) {
+    for (const [r0, c0] of [
+      [0, 0],
+      [0, n - 7],
+      [n - 7, 0],
+    ]) {
       for (let dy = 0; dy < 7; dy++) {
         for (let dx = 0; dx < 7; dx++) {
           const ring = Math.max(Math.abs(dy - 3), Math.abs(dx - 3));

@@ -43,7 +43,12 @@ describe('mask penalty', () => {
   });
 
   it('matches the reference on real symbols', () => {
-    for (const [text, v] of [['HELLO WORLD', 1], ['https://example.com/?q=1', 7], ['x', 33], ['0'.repeat(500), 40]] as const) {
+    for (const [text, v] of [
+      ['HELLO WORLD', 1],
+      ['https://example.com/?q=1', 7],
+      ['x', 33],
+      ['0'.repeat(500), 40],
+    ] as const) {
       for (let mask = 0; mask < 8; mask++) {
         const s = encode(text, { ecc: 'Q', minVersion: v, mask });
         expect(packedPenalty(s.modules, s.size)).toBe(referencePenalty(s.modules, s.size));
@@ -104,7 +109,10 @@ describe('mask choice', () => {
           const k = i * n + j;
           if (s.roles[k] === ModuleRole.Format) continue;
           // mask k vs mask 0: the data bit is the same, so the difference is condition(k) xor condition(0).
-          const expected = s.roles[k] === ModuleRole.Data ? base.modules[k] ^ +conditions[0](i, j) ^ +conditions[mask](i, j) : base.modules[k];
+          const expected =
+            s.roles[k] === ModuleRole.Data
+              ? base.modules[k] ^ +conditions[0](i, j) ^ +conditions[mask](i, j)
+              : base.modules[k];
           expect(s.modules[k], `mask ${mask} (${i}, ${j})`).toBe(expected);
         }
       }

@@ -28,7 +28,9 @@ function byteText(r: () => number, length: number): string {
 
 /** Most characters of `mode` a version holds, from its data capacity and the mode's bit costs. */
 function maxChars(version: number, ecc: EccLevel, mode: Mode): number {
-  const countBits = { Numeric: [10, 12, 14], Alphanumeric: [9, 11, 13], Byte: [8, 16, 16] }[mode][version <= 9 ? 0 : version <= 26 ? 1 : 2];
+  const countBits = { Numeric: [10, 12, 14], Alphanumeric: [9, 11, 13], Byte: [8, 16, 16] }[mode][
+    version <= 9 ? 0 : version <= 26 ? 1 : 2
+  ];
   const bits = dataCodewords(version, ecc) * 8 - 4 - countBits;
   if (mode === 'Byte') return Math.floor(bits / 8);
   if (mode === 'Alphanumeric') return Math.floor(bits / 11) * 2 + (bits % 11 >= 6 ? 1 : 0);
@@ -65,9 +67,11 @@ describe('matrix identical to qrcode-generator for single-mode payloads', () => 
       // The exact maximum half the time: it fills every data codeword and leaves no room for padding.
       const length = r() < 0.5 ? max : 1 + Math.floor(r() * max);
       const text =
-        mode === 'Numeric' ? randomString(r, DIGITS, length)
-        : mode === 'Alphanumeric' ? randomString(r, ALNUM_NO_DIGITS, length)
-        : byteText(r, length);
+        mode === 'Numeric'
+          ? randomString(r, DIGITS, length)
+          : mode === 'Alphanumeric'
+            ? randomString(r, ALNUM_NO_DIGITS, length)
+            : byteText(r, length);
       compare(text, version, ecc, mode);
     }
   });

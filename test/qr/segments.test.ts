@@ -1,6 +1,6 @@
 import qrcode from 'qrcode-generator';
 import { describe, expect, it } from 'vitest';
-import { encode, encodeData, measure } from '../../src/qr/encode.js';
+import { encode, measure } from '../../src/qr/encode.js';
 import { MODE_ALPHANUMERIC, MODE_BYTE, MODE_NUMERIC, optimalSegments, type DataMode } from '../../src/qr/segments.js';
 import { rng } from './support.js';
 
@@ -10,7 +10,11 @@ const isDigit = (b: number): boolean => b >= 48 && b <= 57;
 const isAlnum = (b: number): boolean => ALNUM.includes(String.fromCharCode(b));
 
 // ISO 18004 Table 3 count-field widths per version class, and 7.4.3–7.4.5 data bit costs.
-const COUNT: Record<DataMode, number[]> = { [MODE_NUMERIC]: [10, 12, 14], [MODE_ALPHANUMERIC]: [9, 11, 13], [MODE_BYTE]: [8, 16, 16] };
+const COUNT: Record<DataMode, number[]> = {
+  [MODE_NUMERIC]: [10, 12, 14],
+  [MODE_ALPHANUMERIC]: [9, 11, 13],
+  [MODE_BYTE]: [8, 16, 16],
+};
 function segmentBits(mode: DataMode, length: number, cls: number): number {
   const head = 4 + COUNT[mode][cls];
   if (mode === MODE_NUMERIC) return head + 10 * Math.floor(length / 3) + [0, 4, 7][length % 3];
@@ -40,7 +44,14 @@ describe('optimal segmentation', () => {
   it('is exactly optimal, and its segments add up to the bits it claims', () => {
     const r = rng(7);
     // Alphabets biased towards long runs of one class, where mode switches pay off.
-    const pools = ['0123456789', 'ABCDEFXYZ $.:', 'abcdefxyz!?_', '0123456789ABCD', '01234567890123456789abc', '01234AB. xy'];
+    const pools = [
+      '0123456789',
+      'ABCDEFXYZ $.:',
+      'abcdefxyz!?_',
+      '0123456789ABCD',
+      '01234567890123456789abc',
+      '01234AB. xy',
+    ];
     for (let t = 0; t < 600; t++) {
       const cls = t % 3;
       let s = '';
@@ -108,9 +119,10 @@ describe('optimal segmentation', () => {
   it('re-segments per version class, since count fields widen at versions 10 and 27', () => {
     // A 6-digit run between lowercase text: numeric mode saves 48 − (14 + 20 + 12) = 2 bits with the
     // short headers of versions 1–9, and loses 10 with the headers of versions 27–40.
-    const text = 'abc123456'.repeat(20) + 'abc';
+    const text = `${'abc123456'.repeat(20)}abc`;
     const data = ascii(text);
-    const numericSegments = (cls: number): number => optimalSegments(data, cls).segments.filter((s) => s.mode === MODE_NUMERIC).length;
+    const numericSegments = (cls: number): number =>
+      optimalSegments(data, cls).segments.filter((s) => s.mode === MODE_NUMERIC).length;
     expect(numericSegments(0)).toBe(20);
     expect(numericSegments(2)).toBe(0);
     expect(optimalSegments(data, 0).bits).toBe(referenceBits(data, 0));
@@ -120,7 +132,7 @@ describe('optimal segmentation', () => {
   it('never needs a larger version than qrcode-generator picks for byte mode', () => {
     const r = rng(9);
     for (let t = 0; t < 40; t++) {
-      const s = 'https://shop.example/p/' + Array.from({ length: 5 + Math.floor(r() * 200) }, () => '0123456789ABCabc/-'[Math.floor(r() * 18)]).join('');
+      const s = `https://shop.example/p/${Array.from({ length: 5 + Math.floor(r() * 200) }, () => '0123456789ABCabc/-'[Math.floor(r() * 18)]).join('')}`;
       const q = qrcode(0, 'M');
       q.addData(s, 'Byte');
       q.make();

@@ -62,12 +62,60 @@ describe('block structure and interleaving (ISO 18004 Table 9, 7.6)', () => {
   // [version, ecc, [count, data codewords per block] groups, check codewords per block] from Table 9.
   const table9: [number, EccLevel, [number, number][], number][] = [
     [1, 'H', [[1, 9]], 17],
-    [5, 'Q', [[2, 15], [2, 16]], 18],
-    [10, 'M', [[4, 43], [1, 44]], 26],
-    [14, 'L', [[3, 115], [1, 116]], 30],
-    [26, 'H', [[33, 16], [4, 17]], 30],
-    [40, 'L', [[19, 118], [6, 119]], 30],
-    [40, 'H', [[20, 15], [61, 16]], 30],
+    [
+      5,
+      'Q',
+      [
+        [2, 15],
+        [2, 16],
+      ],
+      18,
+    ],
+    [
+      10,
+      'M',
+      [
+        [4, 43],
+        [1, 44],
+      ],
+      26,
+    ],
+    [
+      14,
+      'L',
+      [
+        [3, 115],
+        [1, 116],
+      ],
+      30,
+    ],
+    [
+      26,
+      'H',
+      [
+        [33, 16],
+        [4, 17],
+      ],
+      30,
+    ],
+    [
+      40,
+      'L',
+      [
+        [19, 118],
+        [6, 119],
+      ],
+      30,
+    ],
+    [
+      40,
+      'H',
+      [
+        [20, 15],
+        [61, 16],
+      ],
+      30,
+    ],
   ];
 
   it.each(table9)('v%i-%s splits into the standard blocks', (v, ecc, groups, ec) => {
@@ -97,7 +145,11 @@ describe('block structure and interleaving (ISO 18004 Table 9, 7.6)', () => {
         for (let i = 0; i <= shortData; i++) for (let b = 0; b < blocks; b++) if (i < lens[b]) parts[b].push(out[k++]);
         expect(parts.flat()).toEqual([...data]);
         for (let i = 0; i < ec; i++) for (let b = 0; b < blocks; b++) parts[b].push(out[k++]);
-        for (const p of parts) expect(syndromes(p, ec).every((s) => s === 0), `v${v}-${ecc}`).toBe(true);
+        for (const p of parts)
+          expect(
+            syndromes(p, ec).every((s) => s === 0),
+            `v${v}-${ecc}`,
+          ).toBe(true);
       }
     }
   });
@@ -106,21 +158,21 @@ describe('block structure and interleaving (ISO 18004 Table 9, 7.6)', () => {
 describe('format and version information (ISO 18004 Annex C, D)', () => {
   // Annex C Table C.1: masked format bits, indexed by (EC indicator << 3 | mask).
   const formatTable = [
-    0x5412, 0x5125, 0x5e7c, 0x5b4b, 0x45f9, 0x40ce, 0x4f97, 0x4aa0,
-    0x77c4, 0x72f3, 0x7daa, 0x789d, 0x662f, 0x6318, 0x6c41, 0x6976,
-    0x1689, 0x13be, 0x1ce7, 0x19d0, 0x0762, 0x0255, 0x0d0c, 0x083b,
-    0x355f, 0x3068, 0x3f31, 0x3a06, 0x24b4, 0x2183, 0x2eda, 0x2bed,
+    0x5412, 0x5125, 0x5e7c, 0x5b4b, 0x45f9, 0x40ce, 0x4f97, 0x4aa0, 0x77c4, 0x72f3, 0x7daa, 0x789d, 0x662f, 0x6318,
+    0x6c41, 0x6976, 0x1689, 0x13be, 0x1ce7, 0x19d0, 0x0762, 0x0255, 0x0d0c, 0x083b, 0x355f, 0x3068, 0x3f31, 0x3a06,
+    0x24b4, 0x2183, 0x2eda, 0x2bed,
   ];
   // Annex D Table D.1, versions 7–40.
   const versionTable = [
-    0x07c94, 0x085bc, 0x09a99, 0x0a4d3, 0x0bbf6, 0x0c762, 0x0d847, 0x0e60d, 0x0f928, 0x10b78, 0x1145d, 0x12a17,
-    0x13532, 0x149a6, 0x15683, 0x168c9, 0x177ec, 0x18ec4, 0x191e1, 0x1afab, 0x1b08e, 0x1cc1a, 0x1d33f, 0x1ed75,
-    0x1f250, 0x209d5, 0x216f0, 0x228ba, 0x2379f, 0x24b0b, 0x2542e, 0x26a64, 0x27541, 0x28c69,
+    0x07c94, 0x085bc, 0x09a99, 0x0a4d3, 0x0bbf6, 0x0c762, 0x0d847, 0x0e60d, 0x0f928, 0x10b78, 0x1145d, 0x12a17, 0x13532,
+    0x149a6, 0x15683, 0x168c9, 0x177ec, 0x18ec4, 0x191e1, 0x1afab, 0x1b08e, 0x1cc1a, 0x1d33f, 0x1ed75, 0x1f250, 0x209d5,
+    0x216f0, 0x228ba, 0x2379f, 0x24b0b, 0x2542e, 0x26a64, 0x27541, 0x28c69,
   ];
 
   it('matches all 32 published format words', () => {
     for (const ecc of ECC_LEVELS) {
-      for (let mask = 0; mask < 8; mask++) expect(formatBits(ecc, mask)).toBe(formatTable[(ECC_INDICATOR[ecc] << 3) | mask]);
+      for (let mask = 0; mask < 8; mask++)
+        expect(formatBits(ecc, mask)).toBe(formatTable[(ECC_INDICATOR[ecc] << 3) | mask]);
     }
   });
 
@@ -150,14 +202,15 @@ describe('format and version information (ISO 18004 Annex C, D)', () => {
 describe('symbol geometry (ISO 18004 Table 1, Annex E)', () => {
   it('has the published total codeword counts', () => {
     const table = [
-      26, 44, 70, 100, 134, 172, 196, 242, 292, 346, 404, 466, 532, 581, 655, 733, 815, 901, 991, 1085,
-      1156, 1258, 1364, 1474, 1588, 1706, 1828, 1921, 2051, 2185, 2323, 2465, 2611, 2761, 2876, 3034, 3196, 3362, 3532, 3706,
+      26, 44, 70, 100, 134, 172, 196, 242, 292, 346, 404, 466, 532, 581, 655, 733, 815, 901, 991, 1085, 1156, 1258,
+      1364, 1474, 1588, 1706, 1828, 1921, 2051, 2185, 2323, 2465, 2611, 2761, 2876, 3034, 3196, 3362, 3532, 3706,
     ];
     expect(Array.from({ length: 40 }, (_, i) => totalCodewords(i + 1))).toEqual(table);
   });
 
   it('leaves exactly 8 × codewords + remainder bits as data modules', () => {
-    const remainder = (v: number): number => (v === 1 ? 0 : v <= 6 ? 7 : v <= 13 ? 0 : v <= 20 ? 3 : v <= 27 ? 4 : v <= 34 ? 3 : 0);
+    const remainder = (v: number): number =>
+      v === 1 ? 0 : v <= 6 ? 7 : v <= 13 ? 0 : v <= 20 ? 3 : v <= 27 ? 4 : v <= 34 ? 3 : 0;
     for (let v = 1; v <= 40; v++) {
       const t = versionTemplate(v);
       const dataModules = t.roles.reduce((n, role) => n + (role === ModuleRole.Data ? 1 : 0), 0);
@@ -183,13 +236,27 @@ describe('capacity (ISO 18004 Table 7)', () => {
   // Largest numeric / alphanumeric / byte payload per version, levels L, M, Q, H. Versions either side of
   // the count-field width changes (9|10, 26|27) and the extremes.
   const table7: [number, 'numeric' | 'alphanumeric' | 'byte', [number, number, number, number]][] = [
-    [1, 'numeric', [41, 34, 27, 17]], [1, 'alphanumeric', [25, 20, 16, 10]], [1, 'byte', [17, 14, 11, 7]],
-    [2, 'numeric', [77, 63, 48, 34]], [2, 'alphanumeric', [47, 38, 29, 20]], [2, 'byte', [32, 26, 20, 14]],
-    [9, 'numeric', [552, 432, 312, 235]], [9, 'alphanumeric', [335, 262, 189, 143]], [9, 'byte', [230, 180, 130, 98]],
-    [10, 'numeric', [652, 513, 364, 288]], [10, 'alphanumeric', [395, 311, 221, 174]], [10, 'byte', [271, 213, 151, 119]],
-    [26, 'numeric', [3283, 2544, 1804, 1425]], [26, 'alphanumeric', [1990, 1542, 1094, 864]], [26, 'byte', [1367, 1059, 751, 593]],
-    [27, 'numeric', [3517, 2701, 1933, 1501]], [27, 'alphanumeric', [2132, 1637, 1172, 910]], [27, 'byte', [1465, 1125, 805, 625]],
-    [40, 'numeric', [7089, 5596, 3993, 3057]], [40, 'alphanumeric', [4296, 3391, 2420, 1852]], [40, 'byte', [2953, 2331, 1663, 1273]],
+    [1, 'numeric', [41, 34, 27, 17]],
+    [1, 'alphanumeric', [25, 20, 16, 10]],
+    [1, 'byte', [17, 14, 11, 7]],
+    [2, 'numeric', [77, 63, 48, 34]],
+    [2, 'alphanumeric', [47, 38, 29, 20]],
+    [2, 'byte', [32, 26, 20, 14]],
+    [9, 'numeric', [552, 432, 312, 235]],
+    [9, 'alphanumeric', [335, 262, 189, 143]],
+    [9, 'byte', [230, 180, 130, 98]],
+    [10, 'numeric', [652, 513, 364, 288]],
+    [10, 'alphanumeric', [395, 311, 221, 174]],
+    [10, 'byte', [271, 213, 151, 119]],
+    [26, 'numeric', [3283, 2544, 1804, 1425]],
+    [26, 'alphanumeric', [1990, 1542, 1094, 864]],
+    [26, 'byte', [1367, 1059, 751, 593]],
+    [27, 'numeric', [3517, 2701, 1933, 1501]],
+    [27, 'alphanumeric', [2132, 1637, 1172, 910]],
+    [27, 'byte', [1465, 1125, 805, 625]],
+    [40, 'numeric', [7089, 5596, 3993, 3057]],
+    [40, 'alphanumeric', [4296, 3391, 2420, 1852]],
+    [40, 'byte', [2953, 2331, 1663, 1273]],
   ];
   const fill = { numeric: '7', alphanumeric: 'Q', byte: 'q' } as const;
 

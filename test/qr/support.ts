@@ -20,8 +20,21 @@ export const ECC_INDICATOR: Readonly<Record<EccLevel, number>> = { L: 0b01, M: 0
  */
 export function readFormat(isDark: (row: number, col: number) => boolean): { raw: number; ecc: number; mask: number } {
   const cells: [number, number][] = [
-    [8, 0], [8, 1], [8, 2], [8, 3], [8, 4], [8, 5], [8, 7], [8, 8], [7, 8],
-    [5, 8], [4, 8], [3, 8], [2, 8], [1, 8], [0, 8],
+    [8, 0],
+    [8, 1],
+    [8, 2],
+    [8, 3],
+    [8, 4],
+    [8, 5],
+    [8, 7],
+    [8, 8],
+    [7, 8],
+    [5, 8],
+    [4, 8],
+    [3, 8],
+    [2, 8],
+    [1, 8],
+    [0, 8],
   ];
   let raw = 0;
   for (const [row, col] of cells) raw = (raw << 1) | (isDark(row, col) ? 1 : 0);
@@ -29,7 +42,10 @@ export function readFormat(isDark: (row: number, col: number) => boolean): { raw
   return { raw, ecc: data >>> 3, mask: data & 7 };
 }
 
-export const darkAt = (s: QrSymbol) => (row: number, col: number): boolean => s.modules[row * s.size + col] === 1;
+export const darkAt =
+  (s: QrSymbol) =>
+  (row: number, col: number): boolean =>
+    s.modules[row * s.size + col] === 1;
 
 /** White/black RGBA raster with a light quiet zone, as a camera would see a printed symbol. */
 export function rasterize(s: QrSymbol, px = 4, quiet = 4): { data: Uint8ClampedArray; width: number; height: number } {

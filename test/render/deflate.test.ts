@@ -24,7 +24,8 @@ function compress(data: Uint8Array, bpp = 3, stride = 2401, dirt = 0, ways = 1):
 }
 
 function adler32(data: Uint8Array): number {
-  let a = 1, b = 0;
+  let a = 1,
+    b = 0;
   for (const v of data) {
     a = (a + v) % 65521;
     b = (b + a) % 65521;
@@ -56,7 +57,7 @@ function image(width: number, height: number, seed: number): Uint8Array {
   return out;
 }
 
-describe('the kernel\'s deflate', () => {
+describe("the kernel's deflate", () => {
   const cases: [string, Uint8Array][] = [
     ['nothing', new Uint8Array(0)],
     ['one byte', Uint8Array.of(7)],
@@ -64,13 +65,17 @@ describe('the kernel\'s deflate', () => {
     ['a long run (matches capped at 258, one distance)', new Uint8Array(100_000).fill(9)],
     ['random bytes (stored blocks)', random(200_000, 1)],
     ['four symbols (short codes, many blocks of literals and matches)', random(300_000, 2, 4)],
-    ['text (matches found through the hash table only)', new TextEncoder().encode('Scan me to see the menu, the hours and the map. '.repeat(4000))],
-    ['an image\'s scanlines', image(400, 300, 3)],
-    ['an image\'s scanlines, 16 bytes short of a whole vector at the end', image(401, 7, 4)],
+    [
+      'text (matches found through the hash table only)',
+      new TextEncoder().encode('Scan me to see the menu, the hours and the map. '.repeat(4000)),
+    ],
+    ["an image's scanlines", image(400, 300, 3)],
+    ["an image's scanlines, 16 bytes short of a whole vector at the end", image(401, 7, 4)],
   ];
 
   it.each(cases)('inflates back to the input, byte for byte, with an independent inflater: %s', (_, data) => {
-    for (const ways of [1, 2, 4]) expect(Buffer.compare(inflateSync(compress(data, 3, 2401, 0, ways)), Buffer.from(data))).toBe(0);
+    for (const ways of [1, 2, 4])
+      expect(Buffer.compare(inflateSync(compress(data, 3, 2401, 0, ways)), Buffer.from(data))).toBe(0);
   });
 
   it('finds with a deeper hash table what repeats further back than the newest occurrence', () => {
@@ -81,7 +86,9 @@ describe('the kernel\'s deflate', () => {
     const tokens = Array.from({ length: 8 }, () => Uint8Array.from({ length: 4 }, () => Math.floor(next() * 256)));
     const words = Array.from({ length: 4 }, () => Array.from({ length: 16 }, () => tokens[Math.floor(next() * 8)]!));
     const data = new Uint8Array(64 * 2000);
-    for (let w = 0; w < 2000; w++) words[Math.floor(next() * 4)]!.forEach((t, i) => data.set(t, w * 64 + i * 4));
+    for (let w = 0; w < 2000; w++) {
+      for (const [i, t] of words[Math.floor(next() * 4)]!.entries()) data.set(t, w * 64 + i * 4);
+    }
     const one = compress(data, 3, 1000, 0, 1);
     const four = compress(data, 3, 1000, 0, 4);
     expect(Buffer.compare(inflateSync(four), Buffer.from(data))).toBe(0);
@@ -91,7 +98,12 @@ describe('the kernel\'s deflate', () => {
 
   it('also with other pixel and row sizes, and whatever the work area held before', () => {
     const data = image(256, 64, 5);
-    for (const [bpp, stride] of [[1, 101], [4, 3201], [3, 769], [2, 32768]]) {
+    for (const [bpp, stride] of [
+      [1, 101],
+      [4, 3201],
+      [3, 769],
+      [2, 32768],
+    ]) {
       const z = compress(data, bpp, stride, 0xa5);
       expect(Buffer.compare(inflateSync(z), Buffer.from(data))).toBe(0);
     }
@@ -103,7 +115,9 @@ describe('the kernel\'s deflate', () => {
     const counts = [1, 1];
     while (counts.length < 26) counts.push(counts.at(-1)! + counts.at(-2)!);
     const bytes: number[] = [];
-    counts.forEach((c, symbol) => { for (let i = 0; i < c; i++) bytes.push(symbol * 7); });
+    counts.forEach((c, symbol) => {
+      for (let i = 0; i < c; i++) bytes.push(symbol * 7);
+    });
     const next = seededRandom(6);
     for (let i = bytes.length - 1; i > 0; i--) {
       const j = Math.floor(next() * (i + 1));

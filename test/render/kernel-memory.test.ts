@@ -11,21 +11,43 @@ import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
 beforeAll(initWasm);
 
 const draw = async (design: Partial<RenderConfig>): Promise<RgbaRaster> =>
-  rasterizeScene((await designScene({ config: { ...QR_DEFAULTS, content: 'https://example.com/kernel', outputWidth: 240, ...design } as RenderConfig, assets: {} })).scene);
+  rasterizeScene(
+    (
+      await designScene({
+        config: { ...QR_DEFAULTS, content: 'https://example.com/kernel', outputWidth: 240, ...design } as RenderConfig,
+        assets: {},
+      })
+    ).scene,
+  );
 
 /** A raster with the same pixels in memory of its own, which the kernel must copy in. */
 const copyOf = (r: RgbaRaster): RgbaRaster => ({ ...r, pixels: r.pixels.slice() });
 
 describe('a raster drawn by the kernel stays in its memory until released (kernel.ts)', () => {
-  it('reads the same in place as copied in: the PNG and the verifier\'s scan', async () => {
-    const drawn = await draw({ moduleShape: 'dots', foregroundGradient: { type: 'linear', rotation: 30, stops: [{ offset: 0, color: '#0D47A1' }, { offset: 1, color: '#6A1B9A' }] } });
+  it("reads the same in place as copied in: the PNG and the verifier's scan", async () => {
+    const drawn = await draw({
+      moduleShape: 'dots',
+      foregroundGradient: {
+        type: 'linear',
+        rotation: 30,
+        stops: [
+          { offset: 0, color: '#0D47A1' },
+          { offset: 1, color: '#6A1B9A' },
+        ],
+      },
+    });
     const copy = copyOf(drawn);
     expect(Buffer.from(encodePng(drawn)).equals(Buffer.from(encodePng(copy)))).toBe(true);
-    const boxes = [{ f: 3, invert: false }, { f: 2, invert: true }];
+    const boxes = [
+      { f: 3, invert: false },
+      { f: 2, invert: true },
+    ];
     const inPlace = scan(drawn, true, boxes);
     const copied = scan(copy, true, boxes);
     expect(Buffer.from(inPlace.grey).equals(Buffer.from(copied.grey))).toBe(true);
-    inPlace.reduced.forEach((img, i) => expect(Buffer.from(img.pgm).equals(Buffer.from(copied.reduced[i]!.pgm))).toBe(true));
+    for (const [i, img] of inPlace.reduced.entries()) {
+      expect(Buffer.from(img.pgm).equals(Buffer.from(copied.reduced[i]!.pgm))).toBe(true);
+    }
     release(drawn);
   });
 

@@ -40,7 +40,9 @@ const area = (alpha: Uint8Array) => alpha.reduce((s, a) => s + a, 0) / 255;
 describe('exact geometry', () => {
   it('a pixel-aligned square covers its pixels fully and nothing else', () => {
     const a = coverage('M2 3h4v5h-4z', 10, 10);
-    for (let y = 0; y < 10; y++) for (let x = 0; x < 10; x++) expect(a[y * 10 + x], `${x},${y}`).toBe(x >= 2 && x < 6 && y >= 3 && y < 8 ? 255 : 0);
+    for (let y = 0; y < 10; y++)
+      for (let x = 0; x < 10; x++)
+        expect(a[y * 10 + x], `${x},${y}`).toBe(x >= 2 && x < 6 && y >= 3 && y < 8 ? 255 : 0);
   });
 
   it('edges between pixels give the covered share of each pixel', () => {
@@ -82,10 +84,10 @@ describe('exact geometry', () => {
     expect(area(coverage(cubicCircle, 100, 100)) / (Math.PI * r * r)).toBeCloseTo(1, 2);
     // A parabolic segment: the area between a quadratic and its chord is 2/3 of the control triangle's.
     const quad = coverage('M10 80Q50 0 90 80Z', 100, 100);
-    expect(Math.abs(area(quad) / ((2 / 3) * (80 * 80) / 2) - 1)).toBeLessThan(0.002);
+    expect(Math.abs(area(quad) / (((2 / 3) * (80 * 80)) / 2) - 1)).toBeLessThan(0.002);
     // T reflects the control point below the chord: two lobes wound oppositely, both filled (nonzero).
     const smooth = coverage('M10 80Q30 40 50 80T90 80Z', 100, 100);
-    expect(Math.abs(area(smooth) / (2 * (2 / 3) * (40 * 40) / 2) - 1)).toBeLessThan(0.003);
+    expect(Math.abs(area(smooth) / ((2 * (2 / 3) * (40 * 40)) / 2) - 1)).toBeLessThan(0.003);
     expect(smooth[95 * 100 + 70]).toBe(255);
     // Numbers after M are line-tos; H and V.
     expect(area(coverage('M10 10 30 10 30 30 10 30z', 40, 40))).toBeCloseTo(400, 1);
@@ -127,7 +129,15 @@ describe('paint and compositing', () => {
 
   it('spreads a linear gradient along its axis and pads past its ends', () => {
     const c = new Canvas(100, 1);
-    c.background({ kind: 'linear', rotation: 0, stops: [{ offset: 0, color: parseHex('#000000') }, { offset: 1, color: parseHex('#FF0000') }], box: { x: 10, y: 0, w: 80, h: 1 } });
+    c.background({
+      kind: 'linear',
+      rotation: 0,
+      stops: [
+        { offset: 0, color: parseHex('#000000') },
+        { offset: 1, color: parseHex('#FF0000') },
+      ],
+      box: { x: 10, y: 0, w: 80, h: 1 },
+    });
     const p = c.toRaster().pixels;
     expect(p[0]).toBe(0);
     expect(p[99 * 4]).toBe(255);
@@ -136,7 +146,10 @@ describe('paint and compositing', () => {
 });
 
 const configOf = (design: Record<string, unknown>): RenderTask => {
-  const { logoBase64, backgroundImageBase64, ...rest } = design as Record<string, unknown> & { logoBase64?: string; backgroundImageBase64?: string };
+  const { logoBase64, backgroundImageBase64, ...rest } = design as Record<string, unknown> & {
+    logoBase64?: string;
+    backgroundImageBase64?: string;
+  };
   const assets: RenderTask['assets'] = {};
   if (logoBase64) assets.logo = new Uint8Array(Buffer.from(logoBase64, 'base64'));
   if (backgroundImageBase64) assets.background = new Uint8Array(Buffer.from(backgroundImageBase64, 'base64'));
@@ -168,25 +181,77 @@ async function compareWithResvg(task: RenderTask) {
   return { meanDiff: sum / ours.pixels.length, farShare: far / (ours.pixels.length / 4) };
 }
 
-const LOGO = Buffer.from(encodePng({
-  kind: 'indexed', width: 64, height: 64,
-  pixels: Uint8Array.from({ length: 64 * 64 }, (_, i) => (Math.hypot((i % 64) - 31.5, Math.floor(i / 64) - 31.5) < 28 ? 1 : 0)),
-  palette: [parseHex('#FFFFFF00'), parseHex('#C62828')],
-})).toString('base64');
-const GRADIENT = { type: 'linear', rotation: 30, stops: [{ offset: 0, color: '#0D47A1' }, { offset: 1, color: '#6A1B9A' }] };
+const LOGO = Buffer.from(
+  encodePng({
+    kind: 'indexed',
+    width: 64,
+    height: 64,
+    pixels: Uint8Array.from({ length: 64 * 64 }, (_, i) =>
+      Math.hypot((i % 64) - 31.5, Math.floor(i / 64) - 31.5) < 28 ? 1 : 0,
+    ),
+    palette: [parseHex('#FFFFFF00'), parseHex('#C62828')],
+  }),
+).toString('base64');
+const GRADIENT = {
+  type: 'linear',
+  rotation: 30,
+  stops: [
+    { offset: 0, color: '#0D47A1' },
+    { offset: 1, color: '#6A1B9A' },
+  ],
+};
 const CONTENT = 'https://example.com/raster?id=42';
 
 const cases: [string, Record<string, unknown>][] = [
-  ...MODULE_SHAPES.map((s): [string, Record<string, unknown>] => [`module shape ${s}`, { moduleShape: s, moduleScale: 0.9, moduleSizeVariation: 0.1 }]),
-  ...FINDER_OUTER_SHAPES.map((s): [string, Record<string, unknown>] => [`finder ring ${s}`, { finderOuterShape: s, finderEyes: [{ rotation: 90 }, { flip: 'horizontal' }, { rotation: 270, flip: 'vertical' }] }]),
-  ...FINDER_INNER_SHAPES.map((s): [string, Record<string, unknown>] => [`finder centre ${s}`, { finderInnerShape: s, finderInnerColor: '#B71C1C' }]),
-  ['gradients everywhere', { foregroundGradient: GRADIENT, finderOuterGradient: { ...GRADIENT, type: 'radial' }, finderInnerGradient: { ...GRADIENT, rotation: 200 }, backgroundGradient: { type: 'radial', stops: [{ offset: 0, color: '#FFFFFF' }, { offset: 1, color: '#E3F2FD' }] } }],
+  ...MODULE_SHAPES.map((s): [string, Record<string, unknown>] => [
+    `module shape ${s}`,
+    { moduleShape: s, moduleScale: 0.9, moduleSizeVariation: 0.1 },
+  ]),
+  ...FINDER_OUTER_SHAPES.map((s): [string, Record<string, unknown>] => [
+    `finder ring ${s}`,
+    {
+      finderOuterShape: s,
+      finderEyes: [{ rotation: 90 }, { flip: 'horizontal' }, { rotation: 270, flip: 'vertical' }],
+    },
+  ]),
+  ...FINDER_INNER_SHAPES.map((s): [string, Record<string, unknown>] => [
+    `finder centre ${s}`,
+    { finderInnerShape: s, finderInnerColor: '#B71C1C' },
+  ]),
+  [
+    'gradients everywhere',
+    {
+      foregroundGradient: GRADIENT,
+      finderOuterGradient: { ...GRADIENT, type: 'radial' },
+      finderInnerGradient: { ...GRADIENT, rotation: 200 },
+      backgroundGradient: {
+        type: 'radial',
+        stops: [
+          { offset: 0, color: '#FFFFFF' },
+          { offset: 1, color: '#E3F2FD' },
+        ],
+      },
+    },
+  ],
   ['transparent background', { backgroundColor: '#FFFFFF00', moduleShape: 'dots', primaryColor: '#1B5E20' }],
-  ['logo on a round plate', { logoBase64: LOGO, logoPlateShape: 'circle', logoPlateColor: '#FFF3E0', eccLevel: 'H', moduleShape: 'rounded' }],
+  [
+    'logo on a round plate',
+    { logoBase64: LOGO, logoPlateShape: 'circle', logoPlateColor: '#FFF3E0', eccLevel: 'H', moduleShape: 'rounded' },
+  ],
   ['background image', { backgroundImageBase64: LOGO, backgroundImageOpacity: 0.4, outputWidth: 640 }],
-  ['centre text and caption', { centerText: { text: 'MENU', color: '#FFFFFF', backgroundColor: '#000000' }, ctaText: 'Scan for the café menu', eccLevel: 'H' }],
+  [
+    'centre text and caption',
+    {
+      centerText: { text: 'MENU', color: '#FFFFFF', backgroundColor: '#000000' },
+      ctaText: 'Scan for the café menu',
+      eccLevel: 'H',
+    },
+  ],
   ['circular code', { qrShapeRadius: 50, moduleShape: 'dots' }],
-  ...FRAME_STYLES.map((s): [string, Record<string, unknown>] => [`frame ${s}`, { frameStyle: s, ctaText: 'SCAN ME', frameColor: '#263238', outputWidth: 600 }]),
+  ...FRAME_STYLES.map((s): [string, Record<string, unknown>] => [
+    `frame ${s}`,
+    { frameStyle: s, ctaText: 'SCAN ME', frameColor: '#263238', outputWidth: 600 },
+  ]),
 ];
 
 // Anti-aliasing differs in method (exact area here, supersampling in resvg's tiny-skia), so edge pixels

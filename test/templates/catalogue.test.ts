@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Template } from '../../src/templates/check.js';
 
-const { loadCatalogue, sampleContent, REQUEST_FIELDS } = (await import(new URL('../../dist/src/templates/check.js', import.meta.url).href)) as typeof import('../../src/templates/check.js');
+const { loadCatalogue, sampleContent, REQUEST_FIELDS } = (await import(
+  new URL('../../dist/src/templates/check.js', import.meta.url).href
+)) as typeof import('../../src/templates/check.js');
 
 const json = readFileSync(new URL('../../src/templates/catalogue.json', import.meta.url), 'utf8');
 const templates = JSON.parse(json) as Template[];
@@ -18,7 +20,10 @@ const canonical = (v: unknown): string =>
     ? JSON.stringify(v)
     : Array.isArray(v)
       ? `[${v.map(canonical).join(',')}]`
-      : `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+      : `{${Object.keys(v)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+          .join(',')}}`;
 
 const duplicates = (keys: string[]) => keys.filter((k, i) => keys.indexOf(k) !== i);
 
@@ -47,7 +52,13 @@ describe('the catalogue', () => {
 
   it('has no two templates with the same design', () => {
     expect(duplicates(templates.map((t) => canonical(t.config)))).toEqual([]);
-    const look = (t: Template) => [t.config.moduleShape ?? 'square', t.config.finderOuterShape ?? 'square', t.config.finderInnerShape ?? 'square', (t.config.primaryColor ?? '#000000').toUpperCase()].join(' ');
+    const look = (t: Template) =>
+      [
+        t.config.moduleShape ?? 'square',
+        t.config.finderOuterShape ?? 'square',
+        t.config.finderInnerShape ?? 'square',
+        (t.config.primaryColor ?? '#000000').toUpperCase(),
+      ].join(' ');
     expect(duplicates(templates.map(look))).toEqual([]);
   });
 
@@ -73,21 +84,82 @@ describe('the start-up check refuses a bad catalogue, naming the template', () =
   const second = templates[1]!.id;
   const cfg = (t: Template) => t.config as Record<string, unknown>;
 
-  it('an unknown shape name', () => refuse((ts) => { cfg(ts[0]!).moduleShape = 'blob'; }, new RegExp(`template ${first}: moduleShape must be one of.*\\(config\\.moduleShape\\)`)));
-  it('a malformed colour', () => refuse((ts) => { cfg(ts[0]!).primaryColor = 'navy'; }, new RegExp(`template ${first}: .*\\(config\\.primaryColor\\)`)));
-  it('a colour below 4.5:1 against the background', () => refuse((ts) => { Object.assign(cfg(ts[0]!), { primaryColor: '#777777', backgroundColor: '#FFFFFF' }); delete cfg(ts[0]!).foregroundGradient; }, new RegExp(`template ${first}: .*contrast of 4\\.48:1`)));
-  it('a gradient stop below 4.5:1', () => refuse((ts) => { cfg(ts[0]!).foregroundGradient = { type: 'linear', stops: [{ offset: 0, color: '#000000' }, { offset: 1, color: '#FFCC00' }] }; }, /foregroundGradient\.stops\.1\.color has a contrast/));
-  it('content in a template', () => refuse((ts) => { cfg(ts[0]!).content = 'x'; }, new RegExp(`template ${first}: config sets content`)));
-  it('an output field in a template', () => refuse((ts) => { cfg(ts[0]!).outputWidth = 800; }, /config sets outputWidth/));
-  it('an unknown field', () => refuse((ts) => { cfg(ts[0]!).primaryColour = '#000000'; }, /Unknown field primaryColour/));
-  it('an id that is not a slug', () => refuse((ts) => { ts[0]!.id = 'Bad Id'; }, /template #0: id must be a kebab-case slug/));
-  it('a missing category', () => refuse((ts) => { delete (ts[0] as Partial<Template>).category; }, /template #0: expected exactly the keys/));
-  it('a duplicate id', () => refuse((ts) => { ts[1]!.id = first; }, new RegExp(`${first} has the same id as ${first}`)));
-  it('a copy of another design', () => refuse((ts) => { ts[1]!.config = structuredClone(ts[0]!.config); }, new RegExp(`${second} has the same config as ${first}`)));
-  it('the same shapes in the same colour', () =>
+  it('an unknown shape name', () =>
+    refuse(
+      (ts) => {
+        cfg(ts[0]!).moduleShape = 'blob';
+      },
+      new RegExp(`template ${first}: moduleShape must be one of.*\\(config\\.moduleShape\\)`),
+    ));
+  it('a malformed colour', () =>
+    refuse(
+      (ts) => {
+        cfg(ts[0]!).primaryColor = 'navy';
+      },
+      new RegExp(`template ${first}: .*\\(config\\.primaryColor\\)`),
+    ));
+  it('a colour below 4.5:1 against the background', () =>
+    refuse(
+      (ts) => {
+        Object.assign(cfg(ts[0]!), { primaryColor: '#777777', backgroundColor: '#FFFFFF' });
+        delete cfg(ts[0]!).foregroundGradient;
+      },
+      new RegExp(`template ${first}: .*contrast of 4\\.48:1`),
+    ));
+  it('a gradient stop below 4.5:1', () =>
     refuse((ts) => {
-      const { moduleShape, finderOuterShape, finderInnerShape, primaryColor } = ts[0]!.config;
-      Object.assign(ts[1]!.config, { moduleShape, finderOuterShape, finderInnerShape, primaryColor });
-    }, new RegExp(`${second} has the same shapes and primary colour as ${first}`)));
+      cfg(ts[0]!).foregroundGradient = {
+        type: 'linear',
+        stops: [
+          { offset: 0, color: '#000000' },
+          { offset: 1, color: '#FFCC00' },
+        ],
+      };
+    }, /foregroundGradient\.stops\.1\.color has a contrast/));
+  it('content in a template', () =>
+    refuse(
+      (ts) => {
+        cfg(ts[0]!).content = 'x';
+      },
+      new RegExp(`template ${first}: config sets content`),
+    ));
+  it('an output field in a template', () =>
+    refuse((ts) => {
+      cfg(ts[0]!).outputWidth = 800;
+    }, /config sets outputWidth/));
+  it('an unknown field', () =>
+    refuse((ts) => {
+      cfg(ts[0]!).primaryColour = '#000000';
+    }, /Unknown field primaryColour/));
+  it('an id that is not a slug', () =>
+    refuse((ts) => {
+      ts[0]!.id = 'Bad Id';
+    }, /template #0: id must be a kebab-case slug/));
+  it('a missing category', () =>
+    refuse((ts) => {
+      delete (ts[0] as Partial<Template>).category;
+    }, /template #0: expected exactly the keys/));
+  it('a duplicate id', () =>
+    refuse(
+      (ts) => {
+        ts[1]!.id = first;
+      },
+      new RegExp(`${first} has the same id as ${first}`),
+    ));
+  it('a copy of another design', () =>
+    refuse(
+      (ts) => {
+        ts[1]!.config = structuredClone(ts[0]!.config);
+      },
+      new RegExp(`${second} has the same config as ${first}`),
+    ));
+  it('the same shapes in the same colour', () =>
+    refuse(
+      (ts) => {
+        const { moduleShape, finderOuterShape, finderInnerShape, primaryColor } = ts[0]!.config;
+        Object.assign(ts[1]!.config, { moduleShape, finderOuterShape, finderInnerShape, primaryColor });
+      },
+      new RegExp(`${second} has the same shapes and primary colour as ${first}`),
+    ));
   it('an empty catalogue', () => expect(() => loadCatalogue([])).toThrow(/non-empty/));
 });

@@ -20,11 +20,19 @@ function readPng(png: Uint8Array) {
   for (let o = 8; o < b.length; ) {
     const len = b.readUInt32BE(o);
     const type = b.toString('latin1', o + 4, o + 8);
-    (chunks[type] ??= []).push(b.subarray(o + 8, o + 8 + len));
+    chunks[type] ??= [];
+    chunks[type].push(b.subarray(o + 8, o + 8 + len));
     o += 12 + len;
   }
   const ihdr = chunks.IHDR![0]!;
-  return { width: ihdr.readUInt32BE(0), height: ihdr.readUInt32BE(4), bitDepth: ihdr[8]!, colorType: ihdr[9]!, chunks, raw: inflateSync(Buffer.concat(chunks.IDAT!)) };
+  return {
+    width: ihdr.readUInt32BE(0),
+    height: ihdr.readUInt32BE(4),
+    bitDepth: ihdr[8]!,
+    colorType: ihdr[9]!,
+    chunks,
+    raw: inflateSync(Buffer.concat(chunks.IDAT!)),
+  };
 }
 
 /**
@@ -47,7 +55,12 @@ function decodeByHand(png: Uint8Array): { rgba: Uint8Array; filters: number[] } 
       const b = y > 0 ? rows[(y - 1) * rowBytes + i]! : 0;
       const c = i >= bpp && y > 0 ? rows[(y - 1) * rowBytes + i - bpp]! : 0;
       const p = a + b - c;
-      const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      const paeth =
+        Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c)
+          ? a
+          : Math.abs(p - b) <= Math.abs(p - c)
+            ? b
+            : c;
       const predictor = [0, a, b, (a + b) >> 1, paeth][f]!;
       rows[y * rowBytes + i] = (raw[y * (rowBytes + 1) + 1 + i]! + predictor) & 0xff;
     }
@@ -91,7 +104,15 @@ function noise(width: number, height: number, seed: number): RgbaRaster {
   return { kind: 'rgba', width, height, pixels };
 }
 
-const ODD_SIZES: [number, number][] = [[1, 300], [3, 97], [5, 61], [7, 41], [13, 23], [257, 2], [801, 3]];
+const ODD_SIZES: [number, number][] = [
+  [1, 300],
+  [3, 97],
+  [5, 61],
+  [7, 41],
+  [13, 23],
+  [257, 2],
+  [801, 3],
+];
 
 describe('png writer', () => {
   const palette = [parseHex('#ffffff'), parseHex('#000000')];
@@ -104,11 +125,21 @@ describe('png writer', () => {
     expect([...png.raw]).toEqual([0, 0x80, 0x80, 0, 0x40, 0x00]);
     // A repeated row (copied from the one above when packing) is the same row again.
     const repeated = Uint8Array.from([1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
-    expect([...readPng(encodePng({ kind: 'indexed', width: 9, height: 3, pixels: repeated, palette })).raw]).toEqual([0, 0x80, 0x80, 0, 0x80, 0x80, 0, 0x40, 0x00]);
+    expect([...readPng(encodePng({ kind: 'indexed', width: 9, height: 3, pixels: repeated, palette })).raw]).toEqual([
+      0, 0x80, 0x80, 0, 0x80, 0x80, 0, 0x40, 0x00,
+    ]);
   });
 
   it('translucent palette entries get a tRNS chunk', () => {
-    const png = readPng(encodePng({ kind: 'indexed', width: 2, height: 1, pixels: Uint8Array.from([0, 1]), palette: [parseHex('#ffffff00'), parseHex('#000000cc')] }));
+    const png = readPng(
+      encodePng({
+        kind: 'indexed',
+        width: 2,
+        height: 1,
+        pixels: Uint8Array.from([0, 1]),
+        palette: [parseHex('#ffffff00'), parseHex('#000000cc')],
+      }),
+    );
     expect([...png.chunks.tRNS![0]!]).toEqual([0, 0xcc]);
   });
 
@@ -148,12 +179,25 @@ describe('png writer', () => {
   it('palettes of every depth round-trip at odd widths: indexed rasters and RGBA with at most 256 colours', async () => {
     const next = seededRandom(7);
     for (const colours of [2, 3, 4, 5, 16, 17, 256]) {
-      const palette: Rgba[] = Array.from({ length: colours }, (_, k) => ({ r: k, g: (k * 7) & 0xff, b: 255 - k, a: k % 3 ? 255 : k }));
+      const palette: Rgba[] = Array.from({ length: colours }, (_, k) => ({
+        r: k,
+        g: (k * 7) & 0xff,
+        b: 255 - k,
+        a: k % 3 ? 255 : k,
+      }));
       for (const [w, h] of ODD_SIZES) {
         const pixels = Uint8Array.from({ length: w * h }, () => Math.floor(next() * colours));
         const indexed = await roundTrip({ kind: 'indexed', width: w, height: h, pixels, palette });
-        expect(indexed).toMatchObject({ colorType: 3, bitDepth: colours <= 2 ? 1 : colours <= 4 ? 2 : colours <= 16 ? 4 : 8 });
-        const rgba: RgbaRaster = { kind: 'rgba', width: w, height: h, pixels: new Uint8Array(toRgba({ kind: 'indexed', width: w, height: h, pixels, palette }).buffer) };
+        expect(indexed).toMatchObject({
+          colorType: 3,
+          bitDepth: colours <= 2 ? 1 : colours <= 4 ? 2 : colours <= 16 ? 4 : 8,
+        });
+        const rgba: RgbaRaster = {
+          kind: 'rgba',
+          width: w,
+          height: h,
+          pixels: new Uint8Array(toRgba({ kind: 'indexed', width: w, height: h, pixels, palette }).buffer),
+        };
         expect((await roundTrip(rgba)).colorType).toBe(3);
       }
     }

@@ -13,7 +13,12 @@ describe('layout', () => {
   });
 
   it('pixelsPerModule alone sizes the canvas; with a width it must fit', () => {
-    expect(computeLayout(21, { quietZone: 4, pixelsPerModule: 8 })).toMatchObject({ width: 232, height: 232, modulePx: 8, originX: 32 });
+    expect(computeLayout(21, { quietZone: 4, pixelsPerModule: 8 })).toMatchObject({
+      width: 232,
+      height: 232,
+      modulePx: 8,
+      originX: 32,
+    });
     expect(() => computeLayout(21, { quietZone: 4, outputWidth: 100, pixelsPerModule: 8 })).toThrow(ApiError);
   });
 
@@ -43,9 +48,13 @@ describe('colour', () => {
 describe('budgets', () => {
   it('vector documents over 20 MB and canvases over 5120 px are OUTPUT_TOO_COMPLEX', () => {
     expect(() => checkVectorBudget(BUDGETS.vectorBytes)).not.toThrow();
-    expect(() => checkVectorBudget(BUDGETS.vectorBytes + 1)).toThrow(expect.objectContaining({ code: 'OUTPUT_TOO_COMPLEX', status: 422 }));
+    expect(() => checkVectorBudget(BUDGETS.vectorBytes + 1)).toThrow(
+      expect.objectContaining({ code: 'OUTPUT_TOO_COMPLEX', status: 422 }),
+    );
     const layout = computeLayout(21, { quietZone: 4 });
-    expect(() => checkCanvasBudget({ ...layout, width: 5121 })).toThrow(expect.objectContaining({ code: 'OUTPUT_TOO_COMPLEX' }));
+    expect(() => checkCanvasBudget({ ...layout, width: 5121 })).toThrow(
+      expect.objectContaining({ code: 'OUTPUT_TOO_COMPLEX' }),
+    );
     expect(() => checkCanvasBudget({ ...layout, width: 5120, height: 5120 })).not.toThrow();
   });
 });

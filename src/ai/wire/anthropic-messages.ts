@@ -28,14 +28,21 @@ export const anthropicMessages: WireAdapter = async (call) => {
   const error = replyError(call, reply);
   if (error) throw error;
 
-  const blocks = isPlainObject(reply.body) && Array.isArray(reply.body.content) ? reply.body.content.filter(isPlainObject) : [];
+  const blocks =
+    isPlainObject(reply.body) && Array.isArray(reply.body.content) ? reply.body.content.filter(isPlainObject) : [];
   const tool = blocks.find((b) => b.type === 'tool_use' && isPlainObject(b.input));
   if (tool) return tool.input as Record<string, unknown>;
 
   // A model that ignored the forced tool may still have written the JSON as text.
-  const text = blocks.filter((b) => b.type === 'text' && typeof b.text === 'string').map((b) => b.text).join('');
+  const text = blocks
+    .filter((b) => b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text)
+    .join('');
   const json = extractJsonObject(text);
   if (json) return json;
   const stop = isPlainObject(reply.body) ? reply.body.stop_reason : undefined;
-  throw badOutput(call, stop === 'max_tokens' ? 'the answer hit max_tokens before the tool call' : 'the reply has no tool_use block');
+  throw badOutput(
+    call,
+    stop === 'max_tokens' ? 'the answer hit max_tokens before the tool call' : 'the reply has no tool_use block',
+  );
 };

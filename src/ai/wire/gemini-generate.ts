@@ -30,12 +30,14 @@ export const geminiGenerate: WireAdapter = async (call) => {
   if (error) throw error;
 
   const body = isPlainObject(reply.body) ? reply.body : {};
-  const candidate = Array.isArray(body.candidates) && isPlainObject(body.candidates[0]) ? body.candidates[0] : undefined;
+  const candidate =
+    Array.isArray(body.candidates) && isPlainObject(body.candidates[0]) ? body.candidates[0] : undefined;
   if (!candidate) {
     const block = isPlainObject(body.promptFeedback) ? body.promptFeedback.blockReason : undefined;
     throw badOutput(call, block ? `the prompt was blocked (${String(block)})` : 'the reply has no candidates');
   }
-  const parts = isPlainObject(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
+  const parts =
+    isPlainObject(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
   // Thinking models return their thoughts as parts flagged `thought: true`; they are not the answer.
   const text = parts
     .filter((p): p is Record<string, unknown> => isPlainObject(p) && p.thought !== true && typeof p.text === 'string')
@@ -43,5 +45,8 @@ export const geminiGenerate: WireAdapter = async (call) => {
     .join('');
   const json = extractJsonObject(text);
   if (json) return json;
-  throw badOutput(call, `no JSON object in the reply (finishReason ${String(candidate.finishReason)}): ${text.slice(0, 120)}`);
+  throw badOutput(
+    call,
+    `no JSON object in the reply (finishReason ${String(candidate.finishReason)}): ${text.slice(0, 120)}`,
+  );
 };

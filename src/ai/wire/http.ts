@@ -66,7 +66,12 @@ export async function exchange(
       size += (chunk as Buffer).length;
       if (size > MAX_BODY_BYTES) {
         res.body.destroy();
-        throw new VendorError('bad_output', call.provider.id, `response body over ${MAX_BODY_BYTES} bytes`, res.statusCode);
+        throw new VendorError(
+          'bad_output',
+          call.provider.id,
+          `response body over ${MAX_BODY_BYTES} bytes`,
+          res.statusCode,
+        );
       }
       chunks.push(chunk as Buffer);
     }

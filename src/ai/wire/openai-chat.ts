@@ -56,9 +56,11 @@ async function complete(call: WireCall): Promise<string> {
   const choice = isPlainObject(reply.body) && Array.isArray(reply.body.choices) ? reply.body.choices[0] : undefined;
   const message = isPlainObject(choice) && isPlainObject(choice.message) ? choice.message : undefined;
   if (!message) throw badOutput(call, 'the reply has no choices[0].message');
-  if (typeof message.refusal === 'string' && message.refusal !== '') throw badOutput(call, `the model refused: ${message.refusal}`);
+  if (typeof message.refusal === 'string' && message.refusal !== '')
+    throw badOutput(call, `the model refused: ${message.refusal}`);
   const content = typeof message.content === 'string' ? message.content.trim() : '';
-  if (content === '' && choice?.finish_reason === 'length') throw badOutput(call, 'the answer hit the token limit before any JSON');
+  if (content === '' && choice?.finish_reason === 'length')
+    throw badOutput(call, 'the answer hit the token limit before any JSON');
   return content;
 }
 

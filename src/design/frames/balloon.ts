@@ -19,7 +19,14 @@ export const balloonBottom: Frame = {
     const half = (POINTER_BASE * u) / 2;
     const bubble = roundedBox(box.x, y0, box.x + box.side, y0 + BUBBLE * u, corners(RADIUS * u));
     // The pointer's base sinks into the bubble so the two fill as one shape, without a hairline between them.
-    const pointer = polygon([[cx, tip], [cx + half, y0 + u], [cx - half, y0 + u]]);
-    return { shapes: [bubble, pointer], caption: { kind: 'line', box: { x: box.x, y: y0, w: box.side, h: BUBBLE * u }, filled: true } };
+    const pointer = polygon([
+      [cx, tip],
+      [cx + half, y0 + u],
+      [cx - half, y0 + u],
+    ]);
+    return {
+      shapes: [bubble, pointer],
+      caption: { kind: 'line', box: { x: box.x, y: y0, w: box.side, h: BUBBLE * u }, filled: true },
+    };
   },
 };

@@ -27,7 +27,10 @@ export const boxBottom: Frame = {
     const outer = around(box, g + b, corners(r + b, r + b, flat, flat), U.band * u - b);
     const inner = around(box, g, corners(r));
     const bandTop = box.y + box.side + g;
-    return { shapes: [outer, hole(inner)], caption: { kind: 'line', box: { x: box.x - g, y: bandTop, w: box.side + 2 * g, h: U.band * u }, filled: true } };
+    return {
+      shapes: [outer, hole(inner)],
+      caption: { kind: 'line', box: { x: box.x - g, y: bandTop, w: box.side + 2 * g, h: U.band * u }, filled: true },
+    };
   },
 };
 
@@ -44,8 +47,14 @@ export const border: Frame = {
     const b = U.border * u;
     const below = caption ? U.caption * u : 0;
     const low = caption ? INNER_RADIUS * u : r;
-    const shapes = [around(box, g + b, corners(r + b, r + b, low + b, low + b), below), hole(around(box, g, corners(r, r, low, low), below))];
+    const shapes = [
+      around(box, g + b, corners(r + b, r + b, low + b, low + b), below),
+      hole(around(box, g, corners(r, r, low, low), below)),
+    ];
     if (!caption) return { shapes };
-    return { shapes, caption: { kind: 'line', box: { x: box.x, y: box.y + box.side + g, w: box.side, h: below }, filled: false } };
+    return {
+      shapes,
+      caption: { kind: 'line', box: { x: box.x, y: box.y + box.side + g, w: box.side, h: below }, filled: false },
+    };
   },
 };

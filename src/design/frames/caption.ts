@@ -4,7 +4,13 @@ import { insetsOf, U, type Frame } from './parts.js';
 const captionBelow = (height: number, slot: boolean): Frame => ({
   slot,
   insets: ({ u, caption }) => insetsOf(0, 0, caption ? (height + U.margin) * u : 0, 0),
-  draw: (box, { u, caption }) => (caption ? { shapes: [], caption: { kind: 'line', box: { x: box.x, y: box.y + box.side, w: box.side, h: height * u }, filled: false } } : { shapes: [] }),
+  draw: (box, { u, caption }) =>
+    caption
+      ? {
+          shapes: [],
+          caption: { kind: 'line', box: { x: box.x, y: box.y + box.side, w: box.side, h: height * u }, filled: false },
+        }
+      : { shapes: [] },
 });
 
 /** No frame: ctaText, when given, is a plain caption under the code. */

@@ -18,9 +18,14 @@ export const circular: Frame = {
   slot: true,
   insets: ({ width, height, u, caption, corner }) => {
     const ring = (caption ? RING : OUTLINE) * u;
-    const inner = (Math.min(width, height) / 2 - U.margin * u) - ring - U.gap * u;
+    const inner = Math.min(width, height) / 2 - U.margin * u - ring - U.gap * u;
     const side = inner / reach(corner);
-    return { top: (height - side) / 2, bottom: (height - side) / 2, left: (width - side) / 2, right: (width - side) / 2 };
+    return {
+      top: (height - side) / 2,
+      bottom: (height - side) / 2,
+      left: (width - side) / 2,
+      right: (width - side) / 2,
+    };
   },
   draw: (box, { u, caption }) => {
     const ring = (caption ? RING : OUTLINE) * u;

@@ -11,16 +11,31 @@ const RADIUS = 4;
 /** One corner mark drawn for the top-left corner (outer corner at the origin), as `draw` makes it. */
 type Mark = (stroke: number, arm: number) => Loop;
 
-const bracket: Mark = (t, a) => polygon([[0, 0], [a, 0], [a, t], [t, t], [t, a], [0, a]]);
-
-const roundedMark = (radius: number): Mark => (t, a) => {
-  const r = Math.min(radius, a);
-  return loop([
-    line(a, 0), line(a, t), line(r, t),
-    arc(t, r, r, r, r - t), line(t, a), line(0, a), line(0, r),
-    arc(r, 0, r, r, r),
+const bracket: Mark = (t, a) =>
+  polygon([
+    [0, 0],
+    [a, 0],
+    [a, t],
+    [t, t],
+    [t, a],
+    [0, a],
   ]);
-};
+
+const roundedMark =
+  (radius: number): Mark =>
+  (t, a) => {
+    const r = Math.min(radius, a);
+    return loop([
+      line(a, 0),
+      line(a, t),
+      line(r, t),
+      arc(t, r, r, r, r - t),
+      line(t, a),
+      line(0, a),
+      line(0, r),
+      arc(r, 0, r, r, r),
+    ]);
+  };
 
 /** The mark at each corner of `box`, its outer corner `stroke` outside it. */
 function marksAround(box: Box, mark: Mark, stroke: number, arm: number): Loop[] {
@@ -49,7 +64,16 @@ export const focus: Frame = {
     const below = caption ? U.caption * u : 0;
     const area = { x: box.x - g, y: box.y - g, w: box.side + 2 * g, h: box.side + 2 * g + below };
     const shapes = marksAround(area, bracket, STROKE * u, Math.min(ARM * u, area.w / 3));
-    return caption ? { shapes, caption: { kind: 'line', box: { x: box.x, y: box.y + box.side + g, w: box.side, h: below - g }, filled: false } } : { shapes };
+    return caption
+      ? {
+          shapes,
+          caption: {
+            kind: 'line',
+            box: { x: box.x, y: box.y + box.side + g, w: box.side, h: below - g },
+            filled: false,
+          },
+        }
+      : { shapes };
   },
 };
 
@@ -62,6 +86,15 @@ export const scanCorners: Frame = {
     const t = STROKE * u;
     const area = { x: box.x - g, y: box.y - g, w: box.side + 2 * g, h: box.side + 2 * g };
     const shapes = marksAround(area, roundedMark(RADIUS * u), t, Math.min(ARM * u, area.w / 3));
-    return caption ? { shapes, caption: { kind: 'line', box: { x: box.x, y: box.y + box.side + g + t, w: box.side, h: U.caption * u }, filled: false } } : { shapes };
+    return caption
+      ? {
+          shapes,
+          caption: {
+            kind: 'line',
+            box: { x: box.x, y: box.y + box.side + g + t, w: box.side, h: U.caption * u },
+            filled: false,
+          },
+        }
+      : { shapes };
   },
 };

@@ -7,7 +7,12 @@ import type { Box } from '../../render/paint.js';
  * The code as a frame sees it, in canvas pixels: the square the symbol and its quiet zone occupy, or the
  * rounded shape around them (qrShapeRadius). Frames are drawn outside it, so they never touch the quiet zone.
  */
-export interface CodeBox { x: number; y: number; side: number; /** Corner radius in pixels; side / 2 is a circle. */ corner: number }
+export interface CodeBox {
+  x: number;
+  y: number;
+  side: number /** Corner radius in pixels; side / 2 is a circle. */;
+  corner: number;
+}
 
 /** What a frame is sized from, before the code is placed. */
 export interface FrameSpace {
@@ -23,8 +28,18 @@ export interface FrameSpace {
 
 /** Where the caption goes: a straight line centred in a box, or along the bottom of a ring. */
 export type Caption =
-  | { kind: 'line'; box: Box; /** On a filled band (text in the background colour) rather than on the canvas. */ filled: boolean }
-  | { kind: 'arc'; cx: number; cy: number; /** Radius of the middle of the ring. */ radius: number; /** Ring thickness. */ height: number };
+  | {
+      kind: 'line';
+      box: Box /** On a filled band (text in the background colour) rather than on the canvas. */;
+      filled: boolean;
+    }
+  | {
+      kind: 'arc';
+      cx: number;
+      cy: number /** Radius of the middle of the ring. */;
+      radius: number /** Ring thickness. */;
+      height: number;
+    };
 
 export interface FrameDrawing {
   /** Outlines filled with the frame colour. */
@@ -56,7 +71,12 @@ export const U = {
   caption: 11,
 } as const;
 
-export const insetsOf = (top: number, right: number, bottom: number, left: number): Insets => ({ top, right, bottom, left });
+export const insetsOf = (top: number, right: number, bottom: number, left: number): Insets => ({
+  top,
+  right,
+  bottom,
+  left,
+});
 
 /**
  * The largest corner radius a rounded box `gap` outside the code box may have and still contain it: a box

@@ -22,8 +22,14 @@ export function roundedBox(x0: number, y0: number, x1: number, y1: number, [tl, 
 /** Rectangle with each corner cut off at 45°, `cut` measured along each side. */
 export function chamferBox(x0: number, y0: number, x1: number, y1: number, [tl, tr, br, bl]: Corners): Loop {
   const pts: Pt[] = [
-    [x0 + tl, y0], [x1 - tr, y0], [x1, y0 + tr], [x1, y1 - br],
-    [x1 - br, y1], [x0 + bl, y1], [x0, y1 - bl], [x0, y0 + tl],
+    [x0 + tl, y0],
+    [x1 - tr, y0],
+    [x1, y0 + tr],
+    [x1, y1 - br],
+    [x1 - br, y1],
+    [x0 + bl, y1],
+    [x0, y1 - bl],
+    [x0, y0 + tl],
   ];
   return polygon(pts.filter((p, i) => i === 0 || p[0] !== pts[i - 1][0] || p[1] !== pts[i - 1][1]));
 }
@@ -66,8 +72,18 @@ export function star(cx: number, cy: number, outer: number, inner: number, point
 export function notchedBox(x0: number, y0: number, x1: number, y1: number, notch: number): Loop {
   const a = notch;
   return polygon([
-    [x0 + a, y0], [x1 - a, y0], [x1 - a, y0 + a], [x1, y0 + a], [x1, y1 - a], [x1 - a, y1 - a],
-    [x1 - a, y1], [x0 + a, y1], [x0 + a, y1 - a], [x0, y1 - a], [x0, y0 + a], [x0 + a, y0 + a],
+    [x0 + a, y0],
+    [x1 - a, y0],
+    [x1 - a, y0 + a],
+    [x1, y0 + a],
+    [x1, y1 - a],
+    [x1 - a, y1 - a],
+    [x1 - a, y1],
+    [x0 + a, y1],
+    [x0 + a, y1 - a],
+    [x0, y1 - a],
+    [x0, y0 + a],
+    [x0 + a, y0 + a],
   ]);
 }
 
@@ -76,8 +92,18 @@ export function saltire(x0: number, y0: number, x1: number, y1: number, t: numbe
   const mx = (x0 + x1) / 2;
   const my = (y0 + y1) / 2;
   return polygon([
-    [x0 + t, y0], [mx, my - t], [x1 - t, y0], [x1, y0 + t], [mx + t, my], [x1, y1 - t],
-    [x1 - t, y1], [mx, my + t], [x0 + t, y1], [x0, y1 - t], [mx - t, my], [x0, y0 + t],
+    [x0 + t, y0],
+    [mx, my - t],
+    [x1 - t, y0],
+    [x1, y0 + t],
+    [mx + t, my],
+    [x1, y1 - t],
+    [x1 - t, y1],
+    [mx, my + t],
+    [x0 + t, y1],
+    [x0, y1 - t],
+    [mx - t, my],
+    [x0, y0 + t],
   ]);
 }
 
@@ -95,7 +121,8 @@ export function lens(x0: number, y0: number, side: number, r: number): Loop {
 /** Heart filling the box, point down. */
 export function heart(x0: number, y0: number, w: number, h: number): Loop {
   const p = (u: number, v: number): [number, number] => [x0 + u * w, y0 + v * h];
-  const c = (a: number, b: number, c1: number, d: number, e: number, f: number) => cubic(...p(a, b), ...p(c1, d), ...p(e, f));
+  const c = (a: number, b: number, c1: number, d: number, e: number, f: number) =>
+    cubic(...p(a, b), ...p(c1, d), ...p(e, f));
   return loop([
     c(0.5, 0.12, 0.64, -0.04, 0.86, -0.02),
     c(1.04, 0.02, 1.06, 0.3, 0.98, 0.44),
@@ -145,6 +172,11 @@ export function turnedSquare(cx: number, cy: number, side: number, angle: number
   const h = side / 2;
   const cos = Math.cos(angle);
   const sin = Math.sin(angle);
-  const pts: Pt[] = [[-h, -h], [h, -h], [h, h], [-h, h]].map(([u, v]) => [cx + u * cos - v * sin, cy + u * sin + v * cos]);
+  const pts: Pt[] = [
+    [-h, -h],
+    [h, -h],
+    [h, h],
+    [-h, h],
+  ].map(([u, v]) => [cx + u * cos - v * sin, cy + u * sin + v * cos]);
   return polygon(pts);
 }

@@ -31,15 +31,29 @@ export interface Affine {
 }
 
 export const line = (x: number, y: number): Seg => ({ to: [x, y] });
-export const arc = (x: number, y: number, cx: number, cy: number, rx: number, ry = rx): Seg => ({ to: [x, y], c: [cx, cy], rx, ry });
-export const cubic = (x1: number, y1: number, x2: number, y2: number, x: number, y: number): Seg => ({ to: [x, y], c1: [x1, y1], c2: [x2, y2] });
+export const arc = (x: number, y: number, cx: number, cy: number, rx: number, ry = rx): Seg => ({
+  to: [x, y],
+  c: [cx, cy],
+  rx,
+  ry,
+});
+export const cubic = (x1: number, y1: number, x2: number, y2: number, x: number, y: number): Seg => ({
+  to: [x, y],
+  c1: [x1, y1],
+  c2: [x2, y2],
+});
 
 export const loop = (segs: readonly Seg[]): Loop => ({ segs });
 export const hole = (l: Loop): Loop => ({ segs: l.segs, hole: true });
 export const polygon = (pts: readonly Pt[]): Loop => loop(pts.map(([x, y]) => line(x, y)));
 
 /** Scale by k about (cx, cy). */
-export const scaleAbout = (k: number, cx: number, cy: number): Affine => ({ ax: k, bx: cx * (1 - k), ay: k, by: cy * (1 - k) });
+export const scaleAbout = (k: number, cx: number, cy: number): Affine => ({
+  ax: k,
+  bx: cx * (1 - k),
+  ay: k,
+  by: cy * (1 - k),
+});
 /** Mirror x and/or y within the box [0, w] × [0, h]. */
 export const mirrorIn = (flipX: boolean, flipY: boolean, w: number, h: number): Affine => ({
   ax: flipX ? -1 : 1,
@@ -110,7 +124,9 @@ function reversed(segs: readonly Seg[]): Seg[] {
 const q = (v: number): number => Math.round(v * 1000);
 
 /** ".001" … ".999" without trailing zeros, and "" for 0: formatting is the hot path of a large symbol. */
-const FRACTIONS = Array.from({ length: 1000 }, (_, f) => (f === 0 ? '' : ('.' + String(f).padStart(3, '0')).replace(/0+$/, '')));
+const FRACTIONS = Array.from({ length: 1000 }, (_, f) =>
+  f === 0 ? '' : `.${String(f).padStart(3, '0')}`.replace(/0+$/, ''),
+);
 
 /** A length in thousandths as path data: no trailing zeros, no leading zero ("-.25", "3", ".125"). */
 function thousandths(n: number): string {
@@ -167,7 +183,7 @@ export function formatLoop(l: Loop): FormattedLoop {
       }
       const x = q(a.to[0]);
       const y = q(a.to[1]);
-      if (x !== px || y !== py) out.push('a' + nums(q(a.rx), q(a.ry)) + ` 0 0 ${turn > 0 ? 1 : 0} ` + nums(x - px, y - py));
+      if (x !== px || y !== py) out.push(`a${nums(q(a.rx), q(a.ry))} 0 0 ${turn > 0 ? 1 : 0} ${nums(x - px, y - py)}`);
       px = x;
       py = y;
       prev = a.to;
@@ -176,13 +192,13 @@ export function formatLoop(l: Loop): FormattedLoop {
     const x = q(s.to[0]);
     const y = q(s.to[1]);
     if ('c1' in s) {
-      out.push('c' + nums(q(s.c1[0]) - px, q(s.c1[1]) - py, q(s.c2[0]) - px, q(s.c2[1]) - py, x - px, y - py));
+      out.push(`c${nums(q(s.c1[0]) - px, q(s.c1[1]) - py, q(s.c2[0]) - px, q(s.c2[1]) - py, x - px, y - py)}`);
     } else if (y === py && x !== px) {
-      out.push('h' + thousandths(x - px));
+      out.push(`h${thousandths(x - px)}`);
     } else if (x === px && y !== py) {
-      out.push('v' + thousandths(y - py));
+      out.push(`v${thousandths(y - py)}`);
     } else if (x !== px || y !== py) {
-      out.push('l' + nums(x - px, y - py));
+      out.push(`l${nums(x - px, y - py)}`);
     }
     px = x;
     py = y;
@@ -194,7 +210,7 @@ export function formatLoop(l: Loop): FormattedLoop {
 
 /** Appends a formatted loop moved by (dx, dy). */
 export function placeLoop(out: string[], f: FormattedLoop, dx = 0, dy = 0): void {
-  out.push('M' + nums(q(f.x + dx), q(f.y + dy)) + f.body);
+  out.push(`M${nums(q(f.x + dx), q(f.y + dy))}${f.body}`);
 }
 
 /** Appends one loop as a closed subpath, moved by (dx, dy). */
@@ -204,7 +220,8 @@ export function emitLoop(out: string[], l: Loop, dx = 0, dy = 0): void {
 
 const isLine = (s: Seg): boolean => !('c' in s) && !('c1' in s);
 const isArc = (s: Seg): s is ArcSeg => 'c' in s;
-const sameCircle = (a: ArcSeg, b: ArcSeg): boolean => a.c[0] === b.c[0] && a.c[1] === b.c[1] && a.rx === b.rx && a.ry === b.ry;
+const sameCircle = (a: ArcSeg, b: ArcSeg): boolean =>
+  a.c[0] === b.c[0] && a.c[1] === b.c[1] && a.rx === b.rx && a.ry === b.ry;
 
 /** Signed angle an arc turns through from `from`, in the ellipse's own unit-circle space; positive is clockwise on screen. */
 function arcTurn(from: Pt, s: ArcSeg): number {

@@ -9,14 +9,18 @@ import { toRgba, type Raster, type RgbaRaster } from '../raster.js';
 const JPEG_QUALITY = 90;
 const WEBP_QUALITY = 90;
 
-const imageData = (data: Uint8ClampedArray, width: number, height: number) => ({ data, width, height, colorSpace: 'srgb' }) as ImageData;
+const imageData = (data: Uint8ClampedArray, width: number, height: number) =>
+  ({ data, width, height, colorSpace: 'srgb' }) as ImageData;
 
 /** JPEG has no alpha: translucent pixels are flattened onto white, as a viewer on a white page sees them. */
 function flattenOnWhite(rgba: Uint8ClampedArray): Uint8ClampedArray {
   const out = new Uint8ClampedArray(rgba.length);
   for (let i = 0; i < rgba.length; i += 4) {
     const c = composite({ r: rgba[i]!, g: rgba[i + 1]!, b: rgba[i + 2]!, a: rgba[i + 3]! }, WHITE);
-    out[i] = c.r; out[i + 1] = c.g; out[i + 2] = c.b; out[i + 3] = 255;
+    out[i] = c.r;
+    out[i + 1] = c.g;
+    out[i + 2] = c.b;
+    out[i + 3] = 255;
   }
   return out;
 }
@@ -33,7 +37,10 @@ export async function encodeJpg(r: Raster): Promise<Uint8Array> {
  */
 export async function encodeWebpImage(r: Raster, fewColours: boolean): Promise<Uint8Array> {
   await codecs.webpEncoder();
-  const buf = await encodeWebp(imageData(toRgba(r), r.width, r.height), fewColours ? { lossless: 1, quality: 75, method: 2 } : { quality: WEBP_QUALITY });
+  const buf = await encodeWebp(
+    imageData(toRgba(r), r.width, r.height),
+    fewColours ? { lossless: 1, quality: 75, method: 2 } : { quality: WEBP_QUALITY },
+  );
   return new Uint8Array(buf);
 }
 
@@ -42,5 +49,10 @@ export async function decodeLossy(format: 'jpg' | 'webp', bytes: Uint8Array): Pr
   await (format === 'jpg' ? codecs.jpegDecoder() : codecs.webpDecoder());
   const copy = bytes.slice().buffer;
   const img = format === 'jpg' ? await decodeJpeg(copy) : await decodeWebp(copy);
-  return { kind: 'rgba', width: img.width, height: img.height, pixels: new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength) };
+  return {
+    kind: 'rgba',
+    width: img.width,
+    height: img.height,
+    pixels: new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength),
+  };
 }

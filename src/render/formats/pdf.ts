@@ -1,14 +1,29 @@
 import { createRequire } from 'node:module';
 import {
-  closePath, concatTransformationMatrix, endPath, fill, lineTo, moveTo, PDFDocument, type PDFOperator, type PDFPage,
-  popGraphicsState, pushGraphicsState, rgb, setFillingRgbColor, clip, appendBezierCurve,
+  closePath,
+  concatTransformationMatrix,
+  endPath,
+  fill,
+  lineTo,
+  moveTo,
+  PDFDocument,
+  type PDFOperator,
+  type PDFPage,
+  popGraphicsState,
+  pushGraphicsState,
+  rgb,
+  setFillingRgbColor,
+  clip,
+  appendBezierCurve,
 } from 'pdf-lib';
 import { encodePng } from './png.js';
 import { colorAt, linearEnds, radialCircle, type GradientPaint } from '../paint.js';
 import type { Affine, Layer, Scene } from '../scene.js';
 
 // pdf-lib parses SVG path data into PDF operators but does not export the parser from its index.
-const { svgPathToOperators } = createRequire(import.meta.url)('pdf-lib/cjs/api/svgPath.js') as { svgPathToOperators: (d: string) => PDFOperator[] };
+const { svgPathToOperators } = createRequire(import.meta.url)('pdf-lib/cjs/api/svgPath.js') as {
+  svgPathToOperators: (d: string) => PDFOperator[];
+};
 
 /** CSS reference pixel: 96 per inch, so one pixel is 0.75 PDF points. */
 export const PT_PER_PX = 0.75;
@@ -37,9 +52,18 @@ function gradientBands(p: GradientPaint): PDFOperator[] {
     const s1 = len + reach;
     for (let i = 0; i < BANDS; i++) {
       const s0 = (i / BANDS) * len - (i === 0 ? reach : 0);
-      const corner = (s: number, side: number): [number, number] => [x1 + ux * s - uy * side * reach, y1 + uy * s + ux * side * reach];
+      const corner = (s: number, side: number): [number, number] => [
+        x1 + ux * s - uy * side * reach,
+        y1 + uy * s + ux * side * reach,
+      ];
       const pts = [corner(s0, -1), corner(s1, -1), corner(s1, 1), corner(s0, 1)];
-      ops.push(band((i + 0.5) / BANDS), moveTo(...pts[0]!), ...pts.slice(1).map((q) => lineTo(...q)), closePath(), fill());
+      ops.push(
+        band((i + 0.5) / BANDS),
+        moveTo(...pts[0]!),
+        ...pts.slice(1).map((q) => lineTo(...q)),
+        closePath(),
+        fill(),
+      );
     }
     return ops;
   }
@@ -49,7 +73,10 @@ function gradientBands(p: GradientPaint): PDFOperator[] {
     const rr = (i / BANDS) * r * (i === BANDS ? 1.5 : 1);
     ops.push(band((i - 0.5) / BANDS), moveTo(cx + rr, cy));
     for (const [ax, ay, bx, by, ex, ey] of [
-      [1, k, k, 1, 0, 1], [-k, 1, -1, k, -1, 0], [-1, -k, -k, -1, 0, -1], [k, -1, 1, -k, 1, 0],
+      [1, k, k, 1, 0, 1],
+      [-k, 1, -1, k, -1, 0],
+      [-1, -k, -k, -1, 0, -1],
+      [k, -1, 1, -k, 1, 0],
     ] as const) {
       ops.push(appendBezierCurve(cx + ax * rr, cy + ay * rr, cx + bx * rr, cy + by * rr, cx + ex * rr, cy + ey * rr));
     }
@@ -58,7 +85,12 @@ function gradientBands(p: GradientPaint): PDFOperator[] {
   return ops;
 }
 
-function drawLayer(page: PDFPage, layer: Layer, scene: Scene, images: Map<Layer, Awaited<ReturnType<PDFDocument['embedPng']>>>): void {
+function drawLayer(
+  page: PDFPage,
+  layer: Layer,
+  scene: Scene,
+  images: Map<Layer, Awaited<ReturnType<PDFDocument['embedPng']>>>,
+): void {
   const { height, originX, originY, modulePx } = scene.layout;
   const space: Affine[] = [canvasToPage(height)];
   if (layer.space === 'symbol') space.push([modulePx, 0, 0, modulePx, originX, originY]);
@@ -78,11 +110,25 @@ function drawLayer(page: PDFPage, layer: Layer, scene: Scene, images: Map<Layer,
     const c = layer.paint.color;
     // drawSvgPath flips y itself (scale 1, -1); flipping first leaves the path in our space as drawn.
     page.pushOperators(...enter, concatTransformationMatrix(1, 0, 0, -1, 0, 0));
-    page.drawSvgPath(layer.d, { x: 0, y: 0, scale: 1, color: rgb(c.r / 255, c.g / 255, c.b / 255), opacity: c.a / 255, borderWidth: 0 });
+    page.drawSvgPath(layer.d, {
+      x: 0,
+      y: 0,
+      scale: 1,
+      color: rgb(c.r / 255, c.g / 255, c.b / 255),
+      opacity: c.a / 255,
+      borderWidth: 0,
+    });
     page.pushOperators(popGraphicsState());
     return;
   }
-  page.pushOperators(...enter, ...svgPathToOperators(layer.d), clip(), endPath(), ...gradientBands(layer.paint), popGraphicsState());
+  page.pushOperators(
+    ...enter,
+    ...svgPathToOperators(layer.d),
+    clip(),
+    endPath(),
+    ...gradientBands(layer.paint),
+    popGraphicsState(),
+  );
 }
 
 /**
@@ -98,10 +144,10 @@ export async function sceneToPdf(scene: Scene): Promise<Uint8Array> {
   doc.setCreator('qrfarm');
   const page = doc.addPage([width * PT_PER_PX, height * PT_PER_PX]);
   const images = new Map<Layer, Awaited<ReturnType<PDFDocument['embedPng']>>>();
-  for (const layer of scene.layers) if (layer.kind === 'image') images.set(layer, await doc.embedPng(encodePng(layer.image)));
+  for (const layer of scene.layers)
+    if (layer.kind === 'image') images.set(layer, await doc.embedPng(encodePng(layer.image)));
 
   const bg: Layer = { kind: 'path', space: 'canvas', d: `M0 0h${width}v${height}h-${width}z`, paint: scene.background };
   for (const layer of [bg, ...scene.layers]) drawLayer(page, layer, scene, images);
   return doc.save({ addDefaultPage: false });
 }
-

@@ -38,13 +38,18 @@ function ihdr(width: number, height: number, bitDepth: number, colorType: number
 const concat = (parts: Uint8Array[]): Uint8Array => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let o = 0;
-  for (const p of parts) { out.set(p, o); o += p.length; }
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
   return out;
 };
 
 /** Whether the `width` indices of row `y` repeat those of the row above. */
 const sameAsAbove = (pixels: Uint8Array, y: number, width: number): boolean =>
-  Buffer.from(pixels.buffer, pixels.byteOffset + y * width, width).equals(Buffer.from(pixels.buffer, pixels.byteOffset + (y - 1) * width, width));
+  Buffer.from(pixels.buffer, pixels.byteOffset + y * width, width).equals(
+    Buffer.from(pixels.buffer, pixels.byteOffset + (y - 1) * width, width),
+  );
 
 /**
  * Scanlines of palette indices packed at 1, 2, 4 or 8 bits per pixel, MSB first, each behind filter
@@ -53,7 +58,12 @@ const sameAsAbove = (pixels: Uint8Array, y: number, width: number): boolean =>
  * new row as the module pattern they are, where Up would turn them into differences (bench/README.md:
  * 1,072 bytes against 1,475 for the standard request).
  */
-function indexScanlines(pixels: Uint8Array, width: number, height: number, bitDepth: number): { k: Kernel; lines: number; stride: number } {
+function indexScanlines(
+  pixels: Uint8Array,
+  width: number,
+  height: number,
+  bitDepth: number,
+): { k: Kernel; lines: number; stride: number } {
   const perByte = 8 / bitDepth;
   const stride = Math.ceil(width / perByte) + 1;
   const { k, base: lines } = kernelFor(stride * height + SLACK);
@@ -79,9 +89,15 @@ function indexScanlines(pixels: Uint8Array, width: number, height: number, bitDe
 function encodeIndexed(pixels: Uint8Array, palette: Rgba[], width: number, height: number): Uint8Array {
   const bitDepth = palette.length <= 2 ? 1 : palette.length <= 4 ? 2 : palette.length <= 16 ? 4 : 8;
   const plte = new Uint8Array(palette.length * 3);
-  palette.forEach((c, i) => plte.set([c.r, c.g, c.b], i * 3));
+  for (const [i, c] of palette.entries()) plte.set([c.r, c.g, c.b], i * 3);
   const parts = [SIGNATURE, ihdr(width, height, bitDepth, COLOR_TYPE.palette), chunk('PLTE', plte)];
-  if (palette.some((c) => c.a !== 255)) parts.push(chunk('tRNS', Uint8Array.from(palette, (c) => c.a)));
+  if (palette.some((c) => c.a !== 255))
+    parts.push(
+      chunk(
+        'tRNS',
+        Uint8Array.from(palette, (c) => c.a),
+      ),
+    );
   const { k, lines, stride } = indexScanlines(pixels, width, height, bitDepth);
   parts.push(chunk('IDAT', compress(k, lines, stride, height, 1, HASH_WAYS.palette)), chunk('IEND', new Uint8Array(0)));
   return concat(parts);
@@ -109,7 +125,12 @@ function toPalette(rgba: Uint8Array): { pixels: Uint8Array; palette: Rgba[] } | 
     }
     pixels[i] = lastIndex;
   }
-  const palette = [...index.keys()].map((w) => ({ r: w & 0xff, g: (w >>> 8) & 0xff, b: (w >>> 16) & 0xff, a: w >>> 24 }));
+  const palette = [...index.keys()].map((w) => ({
+    r: w & 0xff,
+    g: (w >>> 8) & 0xff,
+    b: (w >>> 16) & 0xff,
+    a: w >>> 24,
+  }));
   return { pixels, palette };
 }
 
@@ -163,7 +184,10 @@ function truecolour(r: RgbaRaster): { colorType: number; idat: Uint8Array } {
   const opaque = k.rgbScanlines(pixels, width, height, lines);
   if (!opaque) k.rgbaScanlines(pixels, width, height, lines);
   const bpp = opaque ? 3 : 4;
-  return { colorType: opaque ? COLOR_TYPE.rgb : COLOR_TYPE.rgba, idat: compress(k, lines, width * bpp + 1, height, bpp, HASH_WAYS.truecolour) };
+  return {
+    colorType: opaque ? COLOR_TYPE.rgb : COLOR_TYPE.rgba,
+    idat: compress(k, lines, width * bpp + 1, height, bpp, HASH_WAYS.truecolour),
+  };
 }
 
 /**
@@ -177,5 +201,10 @@ export function encodePng(r: Raster): Uint8Array {
   const indexed = over256Colours(r.pixels, r.width, r.height) ? null : toPalette(r.pixels);
   if (indexed) return encodeIndexed(indexed.pixels, indexed.palette, r.width, r.height);
   const { colorType, idat } = truecolour(r);
-  return concat([SIGNATURE, ihdr(r.width, r.height, 8, colorType), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))]);
+  return concat([
+    SIGNATURE,
+    ihdr(r.width, r.height, 8, colorType),
+    chunk('IDAT', idat),
+    chunk('IEND', new Uint8Array(0)),
+  ]);
 }

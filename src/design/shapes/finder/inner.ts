@@ -1,4 +1,16 @@
-import { chamferBox, corners, ellipse, heart, notchedBox, roundedBox, scalloped, shield, squircle, star, type Corners } from '../../geometry/outlines.js';
+import {
+  chamferBox,
+  corners,
+  ellipse,
+  heart,
+  notchedBox,
+  roundedBox,
+  scalloped,
+  shield,
+  squircle,
+  star,
+  type Corners,
+} from '../../geometry/outlines.js';
 import { polygon } from '../../geometry/path.js';
 import type { EyePart } from './part.js';
 
@@ -26,7 +38,16 @@ export const INNER = {
   classy: { loops: box(corners(1.2, 0.3, 1.2, 0.3)), directional: true },
   'cut-corner': { loops: cut(corners(1.2, 0, 0, 0)), directional: true },
   octagon: { loops: cut(corners(0.88)) },
-  diamond: { loops: [polygon([[1.5, -0.55], [3.55, 1.5], [1.5, 3.55], [-0.55, 1.5]])] },
+  diamond: {
+    loops: [
+      polygon([
+        [1.5, -0.55],
+        [3.55, 1.5],
+        [1.5, 3.55],
+        [-0.55, 1.5],
+      ]),
+    ],
+  },
   plus: { loops: [notchedBox(-0.5, -0.5, 3.5, 3.5, 1)] },
   star: { loops: [star(1.5, 1.5, 2, 1.3, 8)] },
   heart: { loops: [heart(-0.15, -0.1, 3.3, 3.3)] },

@@ -9,9 +9,26 @@ const LEAF = 7 / 3; // Uniqode's leaf radius: a third of the eye
 const dashed = (gap: number): Loop[] => {
   const arm = 2.8 - gap;
   return fourfold(7, [
-    polygon([[0, 0], [arm, 0], [arm, 1], [1, 1], [1, arm], [0, arm]]),
-    polygon([[2.8, 0], [3.5, 0], [3.5, 1], [2.8, 1]]),
-    polygon([[0, 2.8], [1, 2.8], [1, 3.5], [0, 3.5]]),
+    polygon([
+      [0, 0],
+      [arm, 0],
+      [arm, 1],
+      [1, 1],
+      [1, arm],
+      [0, arm],
+    ]),
+    polygon([
+      [2.8, 0],
+      [3.5, 0],
+      [3.5, 1],
+      [2.8, 1],
+    ]),
+    polygon([
+      [0, 2.8],
+      [1, 2.8],
+      [1, 3.5],
+      [0, 3.5],
+    ]),
   ]);
 };
 

@@ -9,15 +9,35 @@ import { arc, hole, line, loop, mirrorIn, transform, type Loop } from '../../geo
 export const ring = (outer: Loop, inner: Loop): Loop[] => [outer, hole(inner)];
 
 export const roundedRing = (r: Corners): Loop[] =>
-  ring(roundedBox(0, 0, 7, 7, r), roundedBox(1, 1, 6, 6, mapCorners(r, (v) => Math.max(v - 1, 0))));
+  ring(
+    roundedBox(0, 0, 7, 7, r),
+    roundedBox(
+      1,
+      1,
+      6,
+      6,
+      mapCorners(r, (v) => Math.max(v - 1, 0)),
+    ),
+  );
 
 /** Offsetting a 45° cut one module inward shortens it by 2 − √2 along each side. */
 export const chamferRing = (cut: Corners): Loop[] =>
-  ring(chamferBox(0, 0, 7, 7, cut), chamferBox(1, 1, 6, 6, mapCorners(cut, (v) => Math.max(v - (2 - Math.SQRT2), 0))));
+  ring(
+    chamferBox(0, 0, 7, 7, cut),
+    chamferBox(
+      1,
+      1,
+      6,
+      6,
+      mapCorners(cut, (v) => Math.max(v - (2 - Math.SQRT2), 0)),
+    ),
+  );
 
 /** `pieces` drawn for the top-left quarter of the box [0, side]², and their mirror images in the other three. */
 export const fourfold = (side: number, pieces: readonly Loop[]): Loop[] =>
-  [false, true].flatMap((fx) => [false, true].flatMap((fy) => pieces.map((p) => transform(p, mirrorIn(fx, fy, side, side)))));
+  [false, true].flatMap((fx) =>
+    [false, true].flatMap((fy) => pieces.map((p) => transform(p, mirrorIn(fx, fy, side, side)))),
+  );
 
 /**
  * The box [0, 7]² shrunk by `inset` on every side, its corners bitten out by quarter circles of radius
@@ -28,10 +48,14 @@ export function ticket(r: number, inset: number): Loop {
   const a = Math.sqrt(R * R - inset * inset);
   const [lo, hi] = [inset, 7 - inset];
   return loop([
-    line(7 - a, lo), arc(hi, a, 7, 0, R),
-    line(hi, 7 - a), arc(7 - a, hi, 7, 7, R),
-    line(a, hi), arc(lo, 7 - a, 0, 7, R),
-    line(lo, a), arc(a, lo, 0, 0, R),
+    line(7 - a, lo),
+    arc(hi, a, 7, 0, R),
+    line(hi, 7 - a),
+    arc(7 - a, hi, 7, 7, R),
+    line(a, hi),
+    arc(lo, 7 - a, 0, 7, R),
+    line(lo, a),
+    arc(a, lo, 0, 0, R),
   ]);
 }
 

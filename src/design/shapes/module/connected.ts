@@ -53,7 +53,12 @@ function joinedBox(c: ModuleCell, j: Join, radii: (free: Free, s: number, w: num
   const x1 = edge(joins[2][0], 1, mx);
   const y0 = edge(joins[0][1], -1, my);
   const y1 = edge(joins[2][1], 1, my);
-  const r = radii(joins.map(([hj, vj]) => !hj && !vj), c.s, x1 - x0, y1 - y0);
+  const r = radii(
+    joins.map(([hj, vj]) => !hj && !vj),
+    c.s,
+    x1 - x0,
+    y1 - y0,
+  );
   const segs: Seg[] = [];
   CORNERS.forEach(({ dx, dy, d, vertIn }, k) => {
     const [hj, vj] = joins[k];
@@ -111,17 +116,20 @@ function fillet(c: ModuleCell, dx: number, dy: number, k: number): Loop {
 }
 
 /** Uniqode's smooth patterns: rounded outside corners of radius k and concave fillets of the same radius in bends. */
-const smooth = (k: number): ModuleShapeFn => (c) => {
-  const loops = [joinedBox(c, BOTH, (f, s) => each(f, k * s))];
-  for (const { dx, dy, h, v, d } of CORNERS) if (c.n & h && c.n & v && !(c.n & d)) loops.push(fillet(c, dx, dy, k));
-  return loops;
-};
+const smooth =
+  (k: number): ModuleShapeFn =>
+  (c) => {
+    const loops = [joinedBox(c, BOTH, (f, s) => each(f, k * s))];
+    for (const { dx, dy, h, v, d } of CORNERS) if (c.n & h && c.n & v && !(c.n & d)) loops.push(fillet(c, dx, dy, k));
+    return loops;
+  };
 export const smoothRound = smooth(3 / 7);
 export const smoothSharp = smooth(1 / 4);
 
 /** Bars along one axis joining runs of modules: rounded (pill) ends, or square ends on a thinner line. */
 const bars = (axis: 'x' | 'y', thickness: number, roundEnds: boolean): ModuleShapeFn => {
-  const j: Join = axis === 'x' ? { x: true, y: false, ex: 1, ey: thickness } : { x: false, y: true, ex: thickness, ey: 1 };
+  const j: Join =
+    axis === 'x' ? { x: true, y: false, ex: 1, ey: thickness } : { x: false, y: true, ex: thickness, ey: 1 };
   return (c) => [joinedBox(c, j, (f, _s, w, h) => each(f, roundEnds ? Math.min(w, h) / 2 : 0))];
 };
 export const horizontal = bars('x', 0.8, true);

@@ -1,4 +1,16 @@
-import { chamferBox, corners, ellipse, heart, lens, notchedBox, roundedBox, saltire, squircle, star, turnedSquare } from '../../geometry/outlines.js';
+import {
+  chamferBox,
+  corners,
+  ellipse,
+  heart,
+  lens,
+  notchedBox,
+  roundedBox,
+  saltire,
+  squircle,
+  star,
+  turnedSquare,
+} from '../../geometry/outlines.js';
 import { polygon, scaleAbout, transform, type Loop } from '../../geometry/path.js';
 import type { ModuleShapeFn } from './cell.js';
 
@@ -7,12 +19,21 @@ import type { ModuleShapeFn } from './cell.js';
  * cell centre to the module's size. Every outline covers the cell centre (where decoders sample) and at
  * least 45 % of the cell at full size.
  */
-const fixed = (outline: Loop): ModuleShapeFn => (c) => [transform(outline, scaleAbout(c.s, 0.5, 0.5))];
+const fixed =
+  (outline: Loop): ModuleShapeFn =>
+  (c) => [transform(outline, scaleAbout(c.s, 0.5, 0.5))];
 
 export const square = fixed(roundedBox(0, 0, 1, 1, corners(0)));
 export const dot = fixed(ellipse(0.5, 0.5, 0.5));
 /** Uniqode's name, drawn as a true kite (cross-bar above centre) so it reads apart from `diamond`. */
-export const kite = fixed(polygon([[0.5, 0], [1, 0.32], [0.5, 1], [0, 0.32]]));
+export const kite = fixed(
+  polygon([
+    [0.5, 0],
+    [1, 0.32],
+    [0.5, 1],
+    [0, 0.32],
+  ]),
+);
 /** Uniqode's square with the top-right and bottom-left corners cut to the side midpoints. */
 export const leftDiamond = fixed(chamferBox(0, 0, 1, 1, corners(0, 0.5, 0, 0.5)));
 export const rightDiamond = fixed(chamferBox(0, 0, 1, 1, corners(0.5, 0, 0.5, 0)));
