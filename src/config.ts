@@ -43,6 +43,35 @@ export interface Config {
   publicBaseUrl: string | undefined;
   /** LLM providers: base URLs, the server's own keys, the managed chain and the time limits. */
   ai: AiSettings;
+  /** Which roles this process runs: the engine, the consumer site, or both (the default). */
+  role: Role;
+  /** Where the embedded store (PGlite) and generated secrets are kept (QR_DATA_DIR, default ./data). */
+  dataDir: string;
+  /** PostgreSQL connection string; unset, the store is PGlite under dataDir. */
+  databaseUrl: string | undefined;
+  /** Redis for shared rate limits, key revocation and relay replay memory; unset, all of it is in-process. */
+  redisUrl: string | undefined;
+  site: SiteSettings;
+}
+
+export type Role = 'all' | 'engine' | 'site';
+
+export interface SiteSettings {
+  port: number;
+  /**
+   * The engines the gateway relays to (QR_ENGINE_URL, comma-separated origins). Empty with QR_ROLE=all:
+   * the engine of the same process.
+   */
+  engineUrls: string[];
+  /** Gateway request bodies above this are refused before they are read. */
+  maxBodyBytes: number;
+  /** Rendered files above this are not relayed (output_too_large). */
+  maxOutputBytes: number;
+  /** How long the gateway waits for an engine's answer to start (504 engine_timeout). */
+  engineTimeoutMs: number;
+  /** Links carried by the 402 answers. */
+  docsUrl: string;
+  pricingUrl: string;
 }
 
 const int = (env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number => {
@@ -55,8 +84,12 @@ const int = (env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): n
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const workers = int(env, 'QR_WORKERS', availableParallelism(), 1);
+  const host = env.HOST || '127.0.0.1';
+  const sitePort = int(env, 'SITE_PORT', 3001);
+  // The site's own pages (/docs, /pricing) unless the operator points elsewhere.
+  const siteOrigin = given(env, 'QR_SITE_PUBLIC_URL')?.replace(/\/+$/, '') ?? `http://${host}:${sitePort}`;
   return {
-    host: env.HOST || '127.0.0.1',
+    host,
     port: int(env, 'PORT', 3000),
     proxySecret: env.QR_PROXY_SECRET || undefined,
     proxySecretHeader: (env.QR_PROXY_SECRET_HEADER || 'X-RapidAPI-Proxy-Secret').toLowerCase(),
@@ -76,7 +109,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fetchAllowLoopback: env.QR_FETCH_ALLOW_LOOPBACK === '1',
     publicBaseUrl: publicBaseUrl(env),
     ai: loadAi(env),
+    role: role(env),
+    dataDir: given(env, 'QR_DATA_DIR') ?? './data',
+    databaseUrl: given(env, 'DATABASE_URL'),
+    redisUrl: given(env, 'REDIS_URL'),
+    site: {
+      port: sitePort,
+      engineUrls: engineUrls(env),
+      maxBodyBytes: 1024 * 1024,
+      maxOutputBytes: 10 * 1024 * 1024,
+      engineTimeoutMs: int(env, 'QR_ENGINE_TIMEOUT_MS', 60_000, 1),
+      docsUrl: given(env, 'QR_DOCS_URL') ?? `${siteOrigin}/docs`,
+      pricingUrl: given(env, 'QR_PRICING_URL') ?? `${siteOrigin}/pricing`,
+    },
   };
+}
+
+function role(env: NodeJS.ProcessEnv): Role {
+  const r = given(env, 'QR_ROLE') ?? 'all';
+  if (r !== 'all' && r !== 'engine' && r !== 'site') throw new Error(`QR_ROLE must be all, engine or site, got "${r}"`);
+  return r;
+}
+
+/** QR_ENGINE_URL: one or more http(s) origins, comma-separated. */
+function engineUrls(env: NodeJS.ProcessEnv): string[] {
+  const list = given(env, 'QR_ENGINE_URL');
+  if (list === undefined) return [];
+  return list.split(',').map((u) => {
+    const url = u.trim().replace(/\/+$/, '');
+    if (!/^https?:\/\/[^/?#\s]+$/.test(url))
+      throw new Error(`QR_ENGINE_URL must be http(s) origins without a path, got "${u.trim()}"`);
+    return url;
+  });
 }
 
 /** A variable's trimmed value; unset and blank are the same. */

@@ -50,6 +50,22 @@ export const ERRORS = {
   INTERNAL_ERROR: [500, 'Unexpected internal error.'],
   QR_GENERATION_FAILED: [500, 'The rendering engine failed.'],
   SERVER_BUSY: [503, 'Too many concurrent renders; retry shortly.'],
+
+  // Consumer gateway ({consumer_url}/api/v1 and the site's direct endpoints): lower case, same envelope.
+  invalid_body: [400, 'The gateway accepts JSON bodies only (Content-Type: application/json).'],
+  missing_api_key: [401, 'Send your API key in the X-API-Key header.'],
+  invalid_api_key: [401, 'The API key is not recognised, revoked or malformed.'],
+  studio_required: [402, 'An active Studio pack is required to use the API.'],
+  out_of_api_credits: [402, 'No AI credits left; buy a Studio pack or a top-up.'],
+  idempotency_in_progress: [409, 'A request with this Idempotency-Key is still running; retry shortly.'],
+  payload_too_large: [413, 'Request body is larger than 1 MiB.'],
+  output_too_large: [413, 'The rendered file is larger than 10 MB; request PNG or a smaller outputWidth.'],
+  multipart_not_supported: [415, 'The gateway accepts JSON only; send images as logoBase64 or backgroundImageBase64.'],
+  idempotency_key_reused: [422, 'This Idempotency-Key was used with a different request.'],
+  rate_limited: [429, 'Too many requests for this call type; retry after the time in Retry-After.'],
+  store_unavailable: [503, 'The account store is unavailable; retry shortly.'],
+  engine_unavailable: [503, 'No rendering engine is reachable; retry shortly.'],
+  engine_timeout: [504, 'The rendering engine did not answer in time.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -59,6 +75,9 @@ export interface ErrorBody {
   error: string;
   code: ErrorCode;
   field?: string;
+  /** The gateway's 402 answers: where to read about and buy a Studio pack. */
+  docs?: string;
+  pricing?: string;
 }
 
 export interface ApiErrorOptions {
@@ -69,6 +88,8 @@ export interface ApiErrorOptions {
   /** Extra response headers, e.g. Retry-After on SERVER_BUSY. */
   headers?: Record<string, string>;
   cause?: unknown;
+  /** Fields added to the envelope, e.g. the docs and pricing links of a 402. */
+  extra?: Pick<ErrorBody, 'docs' | 'pricing'>;
 }
 
 export class ApiError extends Error {
@@ -76,20 +97,22 @@ export class ApiError extends Error {
   readonly status: number;
   readonly field: string | undefined;
   readonly headers: Record<string, string>;
+  readonly extra: ApiErrorOptions['extra'];
 
-  constructor(code: ErrorCode, { message, field, headers = {}, cause }: ApiErrorOptions = {}) {
+  constructor(code: ErrorCode, { message, field, headers = {}, cause, extra }: ApiErrorOptions = {}) {
     super(message ?? ERRORS[code][1], cause === undefined ? undefined : { cause });
     this.name = 'ApiError';
     this.code = code;
     this.status = ERRORS[code][0];
     this.field = field;
     this.headers = headers;
+    this.extra = extra;
   }
 
   toBody(): ErrorBody {
     const body: ErrorBody = { success: false, error: this.message, code: this.code };
     if (this.field !== undefined) body.field = this.field;
-    return body;
+    return this.extra === undefined ? body : { ...this.extra, ...body };
   }
 }
 

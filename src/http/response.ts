@@ -9,6 +9,7 @@ export const STATUS_TEXT: Record<number, string> = {
   402: 'Payment Required',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  409: 'Conflict',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
@@ -17,6 +18,7 @@ export const STATUS_TEXT: Record<number, string> = {
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 /**
@@ -81,6 +83,64 @@ export class Reply {
       if (this.aborted) return true;
       const [ok] = this.res.tryEnd(ab.slice(offset - start), ab.byteLength);
       return ok;
+    });
+  }
+
+  /**
+   * Sends a body of known length as it arrives (a relayed file), holding each chunk until the socket takes
+   * it, so a slow client slows the source instead of growing our buffers. Returns false if the client went
+   * away first (the caller then drops the source).
+   */
+  async stream(
+    status: number,
+    headers: Record<string, string>,
+    length: number,
+    chunks: AsyncIterable<Uint8Array>,
+  ): Promise<boolean> {
+    if (this.aborted || this.done) return false;
+    this.done = true;
+    const res = this.res;
+    res.cork(() => {
+      res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
+      for (const [k, v] of Object.entries(headers)) res.writeHeader(k, v);
+      for (const [k, v] of this.extraHeaders) res.writeHeader(k, v);
+      if (length === 0) res.endWithoutBody(0);
+    });
+    if (length === 0) return true;
+    for await (const chunk of chunks) {
+      if (this.aborted) return false;
+      const ab = chunk.buffer.slice(chunk.byteOffset, chunk.byteOffset + chunk.byteLength) as ArrayBuffer;
+      if (!(await this.offer(ab, length))) return false;
+    }
+    return !this.aborted;
+  }
+
+  /** Writes one chunk of a body of `length` bytes; resolves once the socket has taken all of it. */
+  private offer(ab: ArrayBuffer, length: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const res = this.res;
+      let start = 0;
+      let taken = false;
+      res.cork(() => {
+        start = res.getWriteOffset();
+        const [ok, responded] = res.tryEnd(ab, length);
+        taken = ok || responded;
+      });
+      if (taken) {
+        resolve(true);
+        return;
+      }
+      const gone = () => resolve(false);
+      this.abort.signal.addEventListener('abort', gone, { once: true });
+      res.onWritable((offset) => {
+        if (this.aborted) return true;
+        const [ok, responded] = res.tryEnd(ab.slice(offset - start), length);
+        if (ok || responded) {
+          this.abort.signal.removeEventListener('abort', gone);
+          resolve(true);
+        }
+        return ok;
+      });
     });
   }
 

@@ -7,6 +7,19 @@ import { Reply } from './response.js';
 import { matchRoute, type Method, type RequestContext, type Route } from './router.js';
 import type { LoadedUws } from './uws.js';
 
+/** What the front end needs of the configuration; the engine and the site each pass their own. */
+export type HttpSettings = Pick<
+  Config,
+  | 'host'
+  | 'port'
+  | 'proxySecret'
+  | 'proxySecretHeader'
+  | 'maxHeaderBytes'
+  | 'maxBodyBytes'
+  | 'maxMultipartBytes'
+  | 'logRequests'
+>;
+
 export interface HttpServer {
   port: number;
   close(): void;
@@ -32,7 +45,7 @@ async function dispatch(route: Route, ctx: RequestContext): Promise<void> {
  * callback (the request object dies when it returns), then the handler runs asynchronously against a
  * Reply that knows whether the client is still there.
  */
-export function startHttp(config: Config, routes: Route[], { uws }: LoadedUws): Promise<HttpServer> {
+export function startHttp(config: HttpSettings, routes: Route[], { uws }: LoadedUws): Promise<HttpServer> {
   const checkSecret = config.proxySecret === undefined ? undefined : makeSecretCheck(config.proxySecret);
   const app = uws.App();
 

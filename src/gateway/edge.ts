@@ -1,0 +1,49 @@
+import type { Accounts, KeyOwner } from '../accounts/types.js';
+import { ApiError, isApiError } from '../errors.js';
+import type { SiteSettings } from '../config.js';
+
+/** Where people put keys that we refuse to read them from: they end up in logs, proxies and browser history. */
+const MISPLACED_KEY_PARAMS = ['api_key', 'apikey', 'key', 'x-api-key'];
+
+/** Runs a store call; a store that fails (down, timing out) is a 503 the client may retry, never a 500. */
+export async function fromStore<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    if (isApiError(e)) throw e;
+    console.error(`account store: ${(e as Error).message}`);
+    throw new ApiError('store_unavailable', { headers: { 'Retry-After': '1' }, cause: e });
+  }
+}
+
+/**
+ * The caller's key, from X-API-Key only, checked against the stored hashes (malformed keys are refused
+ * before any lookup). A key sent anywhere else is not read, and the answer says where it belongs.
+ */
+export async function authenticate(
+  accounts: Accounts,
+  headers: Record<string, string>,
+  query: URLSearchParams,
+): Promise<KeyOwner> {
+  const key = headers['x-api-key'];
+  if (key === undefined || key === '') {
+    const elsewhere =
+      headers.authorization !== undefined || MISPLACED_KEY_PARAMS.some((p) => query.has(p))
+        ? ' Keys in the query string or the Authorization header are not accepted.'
+        : '';
+    throw new ApiError('missing_api_key', { message: `Send your API key in the X-API-Key header.${elsewhere}` });
+  }
+  const owner = await fromStore(() => accounts.verifyKey(key));
+  if (owner === null) throw new ApiError('invalid_api_key');
+  return owner;
+}
+
+/** The 402 answers carry where to read about Studio packs and where to buy one. */
+export const paymentRequired = (code: 'studio_required' | 'out_of_api_credits', settings: SiteSettings): ApiError =>
+  new ApiError(code, { extra: { docs: settings.docsUrl, pricing: settings.pricingUrl } });
+
+/** Every gateway call needs an active Studio pack, not only the ones that spend credits. */
+export async function requireStudio(accounts: Accounts, customerId: string, settings: SiteSettings): Promise<void> {
+  const pack = await fromStore(() => accounts.activePack(customerId));
+  if (pack === null) throw paymentRequired('studio_required', settings);
+}

@@ -1,0 +1,163 @@
+import type { Accounts, KeyOwner } from '../accounts/types.js';
+import type { SiteSettings } from '../config.js';
+import { ApiError, isApiError } from '../errors.js';
+import type { RequestContext, Route } from '../http/router.js';
+import type { EngineClient, RelayCall, Relayed } from './engine-client.js';
+import { authenticate, fromStore, paymentRequired, requireStudio } from './edge.js';
+import type { Limiter } from './limiter.js';
+import { enginePathOf, GATEWAY_ROUTES, type GatewayRoute } from './routes.js';
+
+export interface GatewayDeps {
+  accounts: Accounts;
+  limiter: Limiter;
+  engine: EngineClient;
+  settings: SiteSettings;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** The direct consumer endpoint: the gateway's AI call without the version prefix, same key and credits. */
+const DIRECT_SERVER_AI = '/api/qr/ai/generate/server';
+
+/** The /api/v1 routes and the site's direct server-AI endpoint. */
+export function gatewayRoutes(deps: GatewayDeps): Route[] {
+  const routes: Route[] = GATEWAY_ROUTES.map((route) => ({
+    method: route.method,
+    path: route.path,
+    public: true,
+    doc: {
+      summary: `Relays to ${route.method} ${route.enginePath} with the caller's X-API-Key checked at the edge.`,
+      response: 'As the engine endpoint.',
+    },
+    handler: (ctx) => relayRoute(deps, route, ctx),
+  }));
+  const ai = GATEWAY_ROUTES.find((r) => r.spendsCredit)!;
+  routes.push({ ...routes[GATEWAY_ROUTES.indexOf(ai)]!, path: DIRECT_SERVER_AI });
+  return routes;
+}
+
+async function relayRoute(deps: GatewayDeps, route: GatewayRoute, ctx: RequestContext): Promise<void> {
+  const owner = await authenticate(deps.accounts, ctx.headers, ctx.query);
+  const limit = await deps.limiter.take(owner.customerId, route.limit);
+  // Every answer from here on, refusals included, tells the client where it stands.
+  for (const [k, v] of Object.entries(limit.headers)) ctx.reply.header(k, v);
+  if (!limit.allowed) throw new ApiError('rate_limited');
+  await requireStudio(deps.accounts, owner.customerId, deps.settings);
+  for (const [name, allowed] of Object.entries(route.allow ?? {})) {
+    if (!allowed.includes(ctx.params[name]!))
+      throw new ApiError('NOT_FOUND', { message: `No endpoint ${ctx.path}; the gateway opens ${allowed.join(', ')}.` });
+  }
+  const query = ctx.query.size > 0 ? `?${ctx.query}` : '';
+  const call: RelayCall = {
+    method: route.method,
+    path: enginePathOf(route, ctx.params) + query,
+    headers: ctx.headers,
+    body: route.method === 'POST' ? await jsonBody(ctx) : EMPTY,
+    customerId: owner.customerId,
+    signal: ctx.reply.abort.signal,
+  };
+  if (route.spendsCredit) await relaySpendingCredit(deps, owner, ctx, call);
+  else await forward(ctx, await deps.engine.relay(call), deps.settings.maxOutputBytes);
+}
+
+/** The body as sent, once its type is known to be JSON: the gateway relays it untouched. */
+async function jsonBody(ctx: RequestContext): Promise<Uint8Array> {
+  const type = (ctx.headers['content-type'] ?? '').toLowerCase();
+  if (type.startsWith('multipart/')) throw new ApiError('multipart_not_supported');
+  if (!/^application\/json\s*(;|$)/.test(type)) {
+    throw new ApiError('invalid_body', {
+      message: `The gateway accepts JSON bodies only; Content-Type was ${type === '' ? 'missing' : `"${type}"`}.`,
+    });
+  }
+  try {
+    return await ctx.body();
+  } catch (e) {
+    if (isApiError(e) && e.code === 'PAYLOAD_TOO_LARGE') throw new ApiError('payload_too_large', { cause: e });
+    throw e;
+  }
+}
+
+/**
+ * A JSON answer carries the file in base64 (4 characters per 3 bytes) inside a small envelope, so the
+ * file limit is applied to what the file would be.
+ */
+const fileBytesOf = (r: Relayed, length: number): number =>
+  (r.headers['content-type'] ?? '').startsWith('application/json') ? Math.floor((length * 3) / 4) : length;
+
+function tooLarge(r: Relayed, length: number, maxOutputBytes: number): boolean {
+  return r.status === 200 && fileBytesOf(r, length) > maxOutputBytes;
+}
+
+const outputTooLarge = (maxOutputBytes: number) =>
+  new ApiError('output_too_large', {
+    message: `The rendered file is larger than ${maxOutputBytes / 1048576} MB; request PNG or a smaller outputWidth.`,
+  });
+
+/** The engine's answer, status, headers and bytes as they are, streamed when its length is known. */
+async function forward(ctx: RequestContext, r: Relayed, maxOutputBytes: number): Promise<void> {
+  if (r.length !== undefined) {
+    if (tooLarge(r, r.length, maxOutputBytes)) {
+      r.body.destroy();
+      throw outputTooLarge(maxOutputBytes);
+    }
+    if (!(await ctx.reply.stream(r.status, r.headers, r.length, r.body))) r.body.destroy();
+    return;
+  }
+  const bytes = await readAll(r, maxOutputBytes);
+  ctx.reply.send(r.status, r.headers, bytes);
+}
+
+/** An answer of unknown length, read whole but never past the output limit. */
+async function readAll(r: Relayed, maxOutputBytes: number): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of r.body) {
+    total += chunk.length;
+    if (tooLarge(r, total, maxOutputBytes)) {
+      r.body.destroy();
+      throw outputTooLarge(maxOutputBytes);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Server AI: one credit held before the engine is asked, spent only when a design comes back to a client
+ * that is still there, given back on any failure or abort.
+ */
+async function relaySpendingCredit(
+  deps: GatewayDeps,
+  owner: KeyOwner,
+  ctx: RequestContext,
+  call: RelayCall,
+): Promise<void> {
+  const { accounts, settings } = deps;
+  const reservation = await fromStore(() => accounts.reserveCredit(owner.customerId));
+  if (reservation === null) throw paymentRequired('out_of_api_credits', settings);
+  let spent = false;
+  try {
+    const r = await deps.engine.relay(call);
+    const bytes = await readAll(r, settings.maxOutputBytes);
+    if (r.status !== 200 || ctx.reply.aborted) {
+      ctx.reply.send(r.status, r.headers, bytes);
+      return;
+    }
+    const balance = await fromStore(() => accounts.commitCredit(reservation.id));
+    spent = true;
+    if ((r.headers['content-type'] ?? '').startsWith('application/json')) {
+      const answer = JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>;
+      // The body is no longer the engine's, so neither is its ETag.
+      const { etag: _, ...headers } = r.headers;
+      ctx.reply.json(200, { ...answer, creditsRemaining: balance.available }, headers);
+    } else {
+      ctx.reply.send(200, { ...r.headers, 'X-Credits-Remaining': String(balance.available) }, bytes);
+    }
+  } finally {
+    if (!spent) {
+      await fromStore(() => accounts.releaseCredit(reservation.id)).catch(() => {
+        // The reservation expires and the sweeper gives the credit back.
+      });
+    }
+  }
+}
