@@ -46,7 +46,6 @@ export const ERRORS = {
   INVALID_LLM_MODEL: [400, 'llmModel must be letters, digits and . _ : / - (at most 100 characters).'],
 
   // Server
-  RATE_LIMITED: [429, 'Too many requests.'],
   INTERNAL_ERROR: [500, 'Unexpected internal error.'],
   QR_GENERATION_FAILED: [500, 'The rendering engine failed.'],
   SERVER_BUSY: [503, 'Too many concurrent renders; retry shortly.'],
