@@ -107,17 +107,18 @@ interface Documented {
 }
 
 const README = readFileSync(`${ROOT}README.md`, 'utf8');
+const CONTRACT = readFileSync(`${ROOT}docs/contract.md`, 'utf8');
 
-function readmeSection(heading: string): string {
-  const start = README.indexOf(`\n## ${heading}\n`);
-  expect(start, `README.md has a "## ${heading}" section`).toBeGreaterThanOrEqual(0);
-  const end = README.indexOf('\n## ', start + 1);
-  return README.slice(start, end < 0 ? undefined : end);
+function section(doc: string, heading: string): string {
+  const start = doc.indexOf(`\n## ${heading}\n`);
+  expect(start, `a "## ${heading}" section`).toBeGreaterThanOrEqual(0);
+  const end = doc.indexOf('\n## ', start + 1);
+  return doc.slice(start, end < 0 ? undefined : end);
 }
 
 /** The first cells of a section's table rows, with the cell beside each; header and separator rows have none. */
-function tableRows(section: string): { names: string[]; next: string; line: string }[] {
-  return section
+function tableRows(text: string): { names: string[]; next: string; line: string }[] {
+  return text
     .split('\n')
     .filter((line) => line.startsWith('|'))
     .map((line) => {
@@ -132,7 +133,7 @@ function tableRows(section: string): { names: string[]; next: string; line: stri
 
 /** The codes of the `## Errors` section's table, one a row, with the status written beside each. */
 function readmeCodeRows(): Documented[] {
-  return tableRows(readmeSection('Errors')).map(({ names, next, line }) => {
+  return tableRows(section(README, 'Errors')).map(({ names, next, line }) => {
     expect(names, `one code per row: ${line}`).toHaveLength(1);
     return { code: names[0]!, status: next };
   });
@@ -143,8 +144,17 @@ function readmeCodeRows(): Documented[] {
  * environment variables of its `## Configuration` table, which share that shape.
  */
 function readmeCodeNames(): string[] {
-  const variables = new Set(tableRows(readmeSection('Configuration')).flatMap((r) => r.names));
+  const variables = new Set(tableRows(section(README, 'Configuration')).flatMap((r) => r.names));
   return [...README.matchAll(/`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`/g)].map((m) => m[1]!).filter((n) => !variables.has(n));
+}
+
+/** The codes docs/contract.md gives a status: its `## Errors` table, a status and the codes beside it. */
+function contractStatuses(): Documented[] {
+  return section(CONTRACT, 'Errors')
+    .split('\n')
+    .map((line) => /^\|\s*(\d{3})\s*\|(.*)\|\s*$/.exec(line))
+    .filter((m) => m !== null)
+    .flatMap((m) => [...m[2]!.matchAll(/`([A-Z_]+)`/g)].map((c) => ({ code: c[1]!, status: m[1]! })));
 }
 
 describe('the error table (src/errors.ts)', () => {
@@ -199,5 +209,14 @@ describe('the error table (src/errors.ts)', () => {
     expect(documented.filter((c) => !(c in ERRORS))).toEqual([]);
     expect(readmeCodeNames().filter((c) => !(c in ERRORS))).toEqual([]);
     for (const { code, status } of rows) expect(status, code).toBe(String(ERRORS[code as ErrorCode][0]));
+  });
+
+  it('gives every code the contract names the status it fixes (docs/contract.md)', () => {
+    const fixed = contractStatuses();
+    expect(fixed.length).toBeGreaterThan(0);
+    for (const { code, status } of fixed) {
+      expect(code in ERRORS, `${code} is in the table`).toBe(true);
+      expect(String(ERRORS[code as ErrorCode][0]), code).toBe(status);
+    }
   });
 });
