@@ -7,7 +7,7 @@ import type { AiSettings, ChainStep } from './settings.js';
 import { VendorError } from './vendor-errors.js';
 import { exchange, replyError, type VendorReply } from './wire/http.js';
 
-/** The contract's model id: letters, digits and `. _ : / -`, at most 100 characters. */
+/** The contract's model id (docs/contract.md): letters, digits and `. _ : / -`, at most 100 characters. */
 export const MODEL_ID = /^[A-Za-z0-9._:/-]{1,100}$/;
 export const MAX_API_KEY_CHARS = 512;
 /** A key goes into an HTTP header: printable ASCII without spaces, or undici refuses it (and may quote it). */
@@ -98,7 +98,7 @@ function discoveryError(failure: VendorError, apiKey: string): ApiError {
       });
 }
 
-/** The contract's consumer-server chain: Groq's larger then smaller model, then OpenAI, then Google. */
+/** The contract's consumer-server chain (docs/contract.md): Groq's larger then smaller model, OpenAI, Google. */
 const CONSUMER_SERVER_CHAIN: readonly ChainStep[] = [
   { providerId: 'groq', model: 'openai/gpt-oss-120b' },
   { providerId: 'groq', model: 'openai/gpt-oss-20b' },

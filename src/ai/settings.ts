@@ -18,7 +18,7 @@ export interface AiSettings {
   managedKeys: Partial<Record<ProviderId, string>>;
   /** The managed chain in order; providers without a key in `managedKeys` are skipped. */
   managedChain: readonly ChainStep[];
-  /** The contract's limits: at most 20 s per provider and 45 s across a fallback chain. */
+  /** The contract's limits (docs/contract.md): at most 20 s per provider and 45 s across a fallback chain. */
   perAttemptMs: number;
   totalMs: number;
 }
