@@ -10,7 +10,7 @@ import type { ImageLayer, PathLayer } from '../../src/render/scene.js';
 import type { RenderConfig } from '../../src/render/types.js';
 import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
 import { initCodecs } from '../../wasm/index.js';
-import { image, png, RED } from './make-images.js';
+import { image, png, RED } from '../helpers/make-images.js';
 
 beforeAll(() => initCodecs());
 

@@ -6,7 +6,7 @@ import type { ImageLayer } from '../../src/render/scene.js';
 import type { RenderConfig } from '../../src/render/types.js';
 import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
 import { initCodecs } from '../../wasm/index.js';
-import { image, pixel, png, type Rgba } from './make-images.js';
+import { image, pixel, png, type Rgba } from '../helpers/make-images.js';
 
 beforeAll(() => initCodecs());
 
