@@ -35,6 +35,18 @@ const LADDER_FIELDS = [
 
 const fieldsOf = (body: { corrections: { field: string }[] }) => body.corrections.map((c) => c.field);
 
+/**
+ * A design at ECC L with small uneven modules that, left alone (strictScannability false), does not decode,
+ * so the guarantee has to correct it: checked here, so a test of the correction cannot pass without one.
+ */
+async function unscannableAlone(moduleShape: string, outputWidth: number) {
+  const content = 'https://example.com/ladder/order/test';
+  const design = { content, moduleShape, eccLevel: 'L', ...SMALL_AND_UNEVEN, outputWidth };
+  const alone = await render({ ...design, strictScannability: false });
+  expect(alone).toMatchObject({ status: 422, body: { code: 'QR_UNSCANNABLE' } });
+  return design;
+}
+
 const decodesTo = async (body: { qrBase64: string; format: string }, content: string) =>
   expect((await decodeOne(body.format, new Uint8Array(Buffer.from(body.qrBase64, 'base64')))).text).toBe(content);
 
@@ -107,17 +119,7 @@ describe('the scannability guarantee', () => {
   });
 
   it('corrections follow the ladder order: ECC is raised before anything visible changes', async () => {
-    const design = {
-      content: 'https://example.com/ladder/order/test',
-      moduleShape: 'star',
-      eccLevel: 'L',
-      ...SMALL_AND_UNEVEN,
-    };
-    // Left alone, this design does not decode: the guarantee has to correct it.
-    expect(await render({ ...design, strictScannability: false })).toMatchObject({
-      status: 422,
-      body: { code: 'QR_UNSCANNABLE' },
-    });
+    const design = await unscannableAlone('star', 100);
     const { status, body } = await render(design);
     expect(status).toBe(200);
     expect(body.corrections[0]).toMatchObject({ field: 'eccLevel', from: 'L' });
@@ -131,17 +133,7 @@ describe('the scannability guarantee', () => {
   });
 
   it('when raising ECC is enough, it is the only correction: nothing visible changes', async () => {
-    const design = {
-      content: 'https://example.com/ladder/order/test',
-      moduleShape: 'kite',
-      eccLevel: 'L',
-      ...SMALL_AND_UNEVEN,
-      outputWidth: 150,
-    };
-    expect(await render({ ...design, strictScannability: false })).toMatchObject({
-      status: 422,
-      body: { code: 'QR_UNSCANNABLE' },
-    });
+    const design = await unscannableAlone('kite', 150);
     const { status, body } = await render(design);
     expect(status).toBe(200);
     expect(body.corrections).toEqual([expect.objectContaining({ field: 'eccLevel', from: 'L', to: body.eccLevel })]);
