@@ -56,7 +56,7 @@ export function matchRoute(routes: Route[], method: string, path: string): Match
     });
     if (!ok) continue;
     if (route.method === method) return { route, params };
-    allowed.push(route.method);
+    if (!allowed.includes(route.method)) allowed.push(route.method);
   }
   return allowed.length ? { allowed } : null;
 }

@@ -20,10 +20,12 @@ function expectRoute(match: Match, want: Route, params: Record<string, string> =
   expect((match as { route: Route }).route).toBe(want);
 }
 
-/** The methods a 405 names, as a set: `Allow` lists methods, in no particular order. */
+/** The methods a 405 names: each once (`Allow` is a set), in no particular order. */
 function allowedOf(match: Match): Method[] {
   expect(match).toEqual({ allowed: expect.any(Array) });
-  return [...new Set((match as { allowed: Method[] }).allowed)].sort();
+  const allowed = (match as { allowed: Method[] }).allowed;
+  expect(new Set(allowed).size).toBe(allowed.length);
+  return [...allowed].sort();
 }
 
 export function describeRouterContract(name: string, makeRouter: MakeRouter): void {
@@ -147,6 +149,11 @@ export function describeRouterContract(name: string, makeRouter: MakeRouter): vo
         const router = makeRouter([post, byId]);
         expectRoute(router('GET', '/t/7'), byId, { id: '7' });
         expectRoute(router('POST', '/t/7'), post, { id: '7' });
+      });
+
+      it('a 405 names a method once, however many routes of it match the path', () => {
+        const router = makeRouter([byId, special]);
+        expect(allowedOf(router('POST', '/t/special'))).toEqual(['GET']);
       });
     });
 
