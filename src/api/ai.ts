@@ -1,5 +1,6 @@
 import {
   callerAttempt,
+  consumerServerAttempts,
   designQr,
   managedAttempts,
   MODELS_NOTE,
@@ -91,7 +92,7 @@ export const aiRoutes = (service: Service): Route[] => {
           service,
           body,
           async (signal) => [await callerAttempt(body, service.config.ai, signal)],
-          false,
+          'caller',
         );
       },
     },
@@ -107,17 +108,39 @@ export const aiRoutes = (service: Service): Route[] => {
       },
       handler: async (ctx) => {
         const body = validate<AiBody>('aiGenerateManaged', parseJsonBody(await ctx.body()));
-        const attempts = managedAttempts(service.config.ai);
-        if (attempts.length === 0) {
-          throw new ApiError('AI_GENERATION_FAILED', {
-            message: 'Managed AI is not configured on this server: no provider of the managed chain has a key.',
-          });
-        }
-        await designAndRender(ctx, service, body, () => attempts, true);
+        const attempts = configured(managedAttempts(service.config.ai), 'Managed AI', 'QR_MANAGED_CHAIN');
+        await designAndRender(ctx, service, body, () => attempts, 'managed');
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/qr/ai/generate/server',
+      // The consumer site relays it after checking the user's key and holding a credit; credits are the site's.
+      auth: 'relay',
+      doc: {
+        summary:
+          "Consumer-server AI, relayed by the consumer site: the managed body, designed by the server's consumer chain.",
+        body: 'aiGenerateManaged',
+        response: DOC_RESPONSE,
+        produces: RENDER_MEDIA_TYPES,
+      },
+      handler: async (ctx) => {
+        const body = validate<AiBody>('aiGenerateManaged', parseJsonBody(await ctx.body()));
+        const attempts = configured(consumerServerAttempts(service.config.ai), 'Server AI', 'QR_SERVER_CHAIN');
+        await designAndRender(ctx, service, body, () => attempts, 'server');
       },
     },
   ];
 };
+
+/** A server chain with no key for any of its providers is a configuration fault, said as such. */
+function configured(attempts: Attempt[], what: string, chainVariable: string): Attempt[] {
+  if (attempts.length === 0)
+    throw new ApiError('AI_GENERATION_FAILED', {
+      message: `${what} is not configured on this server: no provider of ${chainVariable} has a key.`,
+    });
+  return attempts;
+}
 
 function validateMarketplace(body: unknown): MarketplaceBody {
   try {
@@ -129,6 +152,9 @@ function validateMarketplace(body: unknown): MarketplaceBody {
   }
 }
 
+/** Whose keys design: the caller's (marketplace), or the server's, for the managed or consumer-server chain. */
+type Keys = 'caller' | 'managed' | 'server';
+
 /**
  * Prompt → design → merge under the caller's fields → the ordinary render path. The client going away
  * aborts the LLM call in flight (and the render); there is then nobody to answer.
@@ -138,8 +164,11 @@ async function designAndRender(
   service: Service,
   body: AiBody,
   attempts: (signal: AbortSignal) => Attempt[] | Promise<Attempt[]>,
-  managed: boolean,
+  keys: Keys,
 ): Promise<void> {
+  // Only the managed endpoint's answer says `managed: true`; both server chains treat a refused server key
+  // as an operations fault, not the caller's.
+  const managed = keys === 'managed';
   // A broken upload or an unreachable image URL is refused before the caller pays for a completion.
   const assets = await addRemoteImages(ctx, service, body, addBase64Assets(body, {}));
   const signal = ctx.reply.abort.signal;
@@ -147,7 +176,12 @@ async function designAndRender(
   let design: DesignResult;
   try {
     const brief = { prompt: body.prompt, stylePreset: body.stylePreset, creativity: body.creativity };
-    design = await designQr(brief, await attempts(signal), qrConfigSchema, { signal, managed, perAttemptMs, totalMs });
+    design = await designQr(brief, await attempts(signal), qrConfigSchema, {
+      signal,
+      managed: keys !== 'caller',
+      perAttemptMs,
+      totalMs,
+    });
   } catch (e) {
     if (signal.aborted) return;
     throw e;
