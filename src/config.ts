@@ -18,6 +18,8 @@ export interface Config {
   internalSecrets: string[];
   /** REDIS_URL: shared rate limits and relay replay memory; unset, both stay in this process. */
   redisUrl: string | undefined;
+  /** QR_REDIS_PREFIX: starts every key this service writes in Redis, so deployments can share one. */
+  redisKeyPrefix: string;
   /** Consumer requests per customer per minute, by class (src/gateway/limits.ts). */
   rateLimits: RateLimits;
   workers: number;
@@ -72,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     proxySecretHeader: (env.QR_PROXY_SECRET_HEADER || 'X-RapidAPI-Proxy-Secret').toLowerCase(),
     internalSecrets: internalSecrets(env),
     redisUrl: redisUrl(env),
+    redisKeyPrefix: given(env, 'QR_REDIS_PREFIX') ?? 'qrfarm:',
     rateLimits: {
       general: int(env, 'QR_LIMIT_GENERAL', DEFAULT_RATE_LIMITS.general, 1),
       generation: int(env, 'QR_LIMIT_GENERATION', DEFAULT_RATE_LIMITS.generation, 1),

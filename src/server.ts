@@ -62,7 +62,9 @@ export async function startService(config: Config, log: (msg: string) => void = 
     config.internalSecrets.length > 0 && config.redisUrl !== undefined
       ? await connectRedis(config.redisUrl)
       : undefined;
-  const replay: ReplayMemory = redis ? new RedisReplayMemory(redis, { log }) : new InProcessReplayMemory();
+  const replay: ReplayMemory = redis
+    ? new RedisReplayMemory(redis, { keyPrefix: `${config.redisKeyPrefix}relay-seen:`, log })
+    : new InProcessReplayMemory();
   const http = await startHttp(config, routesOf(service), makeRequestAuth(config, replay), loaded);
   log(`uWebSockets.js native build: ${loaded.binary}`);
   if (config.proxySecret === undefined)
