@@ -3,12 +3,15 @@ import { Redis } from 'ioredis';
 /**
  * What the service keeps in Redis (rate-limit windows, relay signatures already seen) may be lost, so a
  * Redis that is down must not stop requests: every use has a per-instance fallback. The client therefore
- * fails fast instead of queueing: no offline queue (a command while disconnected rejects at once), one
- * retry, and a short command timeout for a Redis that accepts connections but does not answer.
+ * fails fast instead of queueing: no offline queue (a command while disconnected rejects at once), no
+ * retry, a command in flight when the connection drops rejected rather than sent again on reconnection
+ * (it would count a request twice, once here and once in the fallback), and a short command timeout for a
+ * Redis that accepts connections but does not answer.
  */
 const CLIENT_OPTIONS = {
   enableOfflineQueue: false,
-  maxRetriesPerRequest: 1,
+  maxRetriesPerRequest: 0,
+  autoResendUnfulfilledCommands: false,
   commandTimeout: 1000,
   connectTimeout: 2000,
 } as const;
