@@ -95,7 +95,10 @@ export function startHttp(config: Config, routes: Route[], auth: RequestAuth, { 
         ? (bytes: Uint8Array) => auth.verifyRelayed({ method, pathWithQuery, headers }, bytes)
         : undefined;
       void dispatch(match.route, ctx, verify).then(() => {
-        if (config.logRequests) console.log(`${method} ${path} ${(performance.now() - started).toFixed(1)} ms`);
+        if (!config.logRequests) return;
+        // The customer a relay acts for is an id, not a credential: it says whose traffic this was.
+        const relay = ctx.customerId === undefined ? '' : ` relayed for ${ctx.customerId}`;
+        console.log(`${method} ${path} ${(performance.now() - started).toFixed(1)} ms${relay}`);
       });
     } catch (e) {
       if (isApiError(e)) reply.error(e);
