@@ -5,6 +5,7 @@ import {
   managedAttempts,
   MODELS_NOTE,
   providerList,
+  type AiSettings,
   type Attempt,
   type Correction as DesignCorrection,
   type DesignResult,
@@ -96,50 +97,54 @@ export const aiRoutes = (service: Service): Route[] => {
         );
       },
     },
-    {
-      method: 'POST',
+    serverChainRoute(service, {
       path: '/api/qr/ai/generate-managed',
-      doc: {
-        summary:
-          "Design a QR code from a prompt with the server's own models (fallback chain), then render and verify it.",
-        body: 'aiGenerateManaged',
-        response: DOC_RESPONSE,
-        produces: RENDER_MEDIA_TYPES,
-      },
-      handler: async (ctx) => {
-        const body = validate<AiBody>('aiGenerateManaged', parseJsonBody(await ctx.body()));
-        const attempts = configured(managedAttempts(service.config.ai), 'Managed AI', 'QR_MANAGED_CHAIN');
-        await designAndRender(ctx, service, body, () => attempts, 'managed');
-      },
-    },
-    {
-      method: 'POST',
+      summary:
+        "Design a QR code from a prompt with the server's own models (fallback chain), then render and verify it.",
+      keys: 'managed',
+      attempts: managedAttempts,
+      unconfigured: 'Managed AI is not configured on this server: no provider of QR_MANAGED_CHAIN has a key.',
+    }),
+    // The consumer site relays it after checking the user's key and holding a credit; credits are the site's.
+    serverChainRoute(service, {
       path: '/api/qr/ai/generate/server',
-      // The consumer site relays it after checking the user's key and holding a credit; credits are the site's.
+      summary:
+        "Consumer-server AI, relayed by the consumer site: the managed body, designed by the server's consumer chain.",
+      keys: 'server',
+      attempts: consumerServerAttempts,
+      unconfigured: 'Server AI is not configured on this server: no provider of QR_SERVER_CHAIN has a key.',
       auth: 'relay',
-      doc: {
-        summary:
-          "Consumer-server AI, relayed by the consumer site: the managed body, designed by the server's consumer chain.",
-        body: 'aiGenerateManaged',
-        response: DOC_RESPONSE,
-        produces: RENDER_MEDIA_TYPES,
-      },
-      handler: async (ctx) => {
-        const body = validate<AiBody>('aiGenerateManaged', parseJsonBody(await ctx.body()));
-        const attempts = configured(consumerServerAttempts(service.config.ai), 'Server AI', 'QR_SERVER_CHAIN');
-        await designAndRender(ctx, service, body, () => attempts, 'server');
-      },
-    },
+    }),
   ];
 };
 
-/** A server chain with no key for any of its providers is a configuration fault, said as such. */
-function configured(attempts: Attempt[], what: string, chainVariable: string): Attempt[] {
-  if (attempts.length === 0)
-    throw new ApiError('AI_GENERATION_FAILED', {
-      message: `${what} is not configured on this server: no provider of ${chainVariable} has a key.`,
-    });
-  return attempts;
+/**
+ * An endpoint designing with one of the server's chains (the managed body). A chain with no key for any
+ * of its providers is a configuration fault, said as such.
+ */
+function serverChainRoute(
+  service: Service,
+  o: {
+    path: string;
+    summary: string;
+    keys: Exclude<Keys, 'caller'>;
+    attempts: (settings: AiSettings) => Attempt[];
+    unconfigured: string;
+    auth?: Route['auth'];
+  },
+): Route {
+  return {
+    method: 'POST',
+    path: o.path,
+    ...(o.auth && { auth: o.auth }),
+    doc: { summary: o.summary, body: 'aiGenerateManaged', response: DOC_RESPONSE, produces: RENDER_MEDIA_TYPES },
+    handler: async (ctx) => {
+      const body = validate<AiBody>('aiGenerateManaged', parseJsonBody(await ctx.body()));
+      const attempts = o.attempts(service.config.ai);
+      if (attempts.length === 0) throw new ApiError('AI_GENERATION_FAILED', { message: o.unconfigured });
+      await designAndRender(ctx, service, body, () => attempts, o.keys);
+    },
+  };
 }
 
 function validateMarketplace(body: unknown): MarketplaceBody {

@@ -4,6 +4,7 @@
  * two engines sharing the real Redis for their replay memory. Every rendered file is decoded.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type AiSettings, DEFAULT_AI_SETTINGS } from '../../src/ai/settings.js';
 import { signRelay } from '../../src/relay/signature.js';
 import { baseUrlOf, ERRORS, type FakeVendor, startFakeVendor, success } from '../ai/fake-vendor.js';
 import { captureConsole, expectNoSecret } from '../ai/secrets.js';
@@ -93,16 +94,9 @@ function expectError(a: Answer, status: number, code: string, message?: RegExp):
   if (message) expect(a.body.error).toMatch(message);
 }
 
-const ai = (over: Record<string, unknown> = {}) => ({
-  baseUrls: {},
-  managedKeys: {},
-  managedChain: [],
-  serverChain: [
-    { providerId: 'groq', model: 'openai/gpt-oss-120b' },
-    { providerId: 'groq', model: 'openai/gpt-oss-20b' },
-    { providerId: 'openai' },
-    { providerId: 'google' },
-  ],
+/** The default server chain (groq 120b → groq 20b → openai → google), keys and fakes as given. */
+const ai = (over: Partial<AiSettings> = {}): AiSettings => ({
+  ...DEFAULT_AI_SETTINGS,
   perAttemptMs: 5000,
   totalMs: 10_000,
   ...over,

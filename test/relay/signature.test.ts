@@ -39,20 +39,10 @@ beforeEach(() => {
 const verify = (headers: Record<string, string>, over: Partial<VerifyRelayOptions> = {}) =>
   verifyRelay({ secrets: [SECRET], ...REQUEST, headers, replay: memory, now: NOW, ...over });
 
-/** The refusal a verification ends in. */
-async function refusal(p: Promise<unknown>): Promise<ApiError> {
-  const outcome = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(outcome).toBeInstanceOf(ApiError);
-  return outcome as ApiError;
-}
-
-async function expectRefused(p: Promise<unknown>, code: string, message?: RegExp): Promise<void> {
-  const e = await refusal(p);
-  expect([e.code, e.status]).toEqual([code, 401]);
-  if (message) expect(e.message).toMatch(message);
+/** The verification is refused with `code` (401), and a message matching `message`. */
+async function expectRefused(p: Promise<unknown>, code: string, message: RegExp = /./): Promise<void> {
+  await expect(p).rejects.toBeInstanceOf(ApiError);
+  await expect(p).rejects.toMatchObject({ code, status: 401, message: expect.stringMatching(message) });
 }
 
 describe('signRelay → verifyRelay', () => {
@@ -261,8 +251,11 @@ describe('InProcessReplayMemory', () => {
   it('is bounded: full of live entries, it refuses with SERVER_BUSY rather than forget one early', async () => {
     const m = new InProcessReplayMemory(3);
     for (const id of ['a', 'b', 'c']) expect(await m.firstSighting(id, 2000, 1000)).toBe(true);
-    const e = await refusal(m.firstSighting('d', 2000, 1000));
-    expect([e.code, e.status, e.headers['Retry-After']]).toEqual(['SERVER_BUSY', 503, '1']);
+    await expect(m.firstSighting('d', 2000, 1000)).rejects.toMatchObject({
+      code: 'SERVER_BUSY',
+      status: 503,
+      headers: { 'Retry-After': '1' },
+    });
     expect(await m.firstSighting('a', 2000, 1500)).toBe(false);
     expect(await m.firstSighting('d', 2100, 2000)).toBe(true);
   });
