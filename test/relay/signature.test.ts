@@ -2,6 +2,7 @@
  * The relay signature between the consumer site and the engine: every signed part, the time window both
  * ways, replays (in this process and through the real Redis shared by two verifiers), secret rotation.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
@@ -15,7 +16,7 @@ import {
   type RelayedRequest,
   type VerifyRelayOptions,
 } from '../../src/relay/signature.js';
-import { deleteKeys, requireRedis, runPrefix, TEST_REDIS_URL } from '../helpers/redis.js';
+import { deleteKeys, requireRedis, runPrefix, startCuttableLink, TEST_REDIS_URL } from '../helpers/redis.js';
 
 const SECRET = 'relay-secret-current-0123456789abcdef0123456789';
 const PREVIOUS = 'relay-secret-previous-fedcba9876543210fedcba98';
@@ -307,5 +308,38 @@ describe('replays through Redis, shared by two verifiers', () => {
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     for (const o of outcomes) if (o.status === 'rejected') expect((o.reason as ApiError).message).toMatch(/replayed/);
+  });
+});
+
+describe('Redis lost: the engine falls back to its own memory, and says so once', () => {
+  it('replays to the same engine stay refused while Redis is away; shared memory again once it is back', async () => {
+    await requireRedis();
+    const link = await startCuttableLink();
+    const redis = await connectRedis(link.url);
+    const prefix = runPrefix('relay-outage');
+    const log: string[] = [];
+    const engine = new RedisReplayMemory(redis, { keyPrefix: prefix, log: (l) => log.push(l) });
+    try {
+      link.cut();
+      const h = signRelay({ secret: SECRET, ...REQUEST, now: NOW });
+      expect(await verify(h, { replay: engine })).toEqual({ customerId: REQUEST.customerId });
+      await expectRefused(verify(h, { replay: engine }), 'INVALID_INTERNAL_SIGNATURE', /replayed/);
+      expect(await verify(signRelay({ secret: SECRET, ...REQUEST, now: NOW }), { replay: engine })).toEqual({
+        customerId: REQUEST.customerId,
+      });
+      expect(log).toHaveLength(1);
+      expect(log[0]).toMatch(/^Redis unreachable \(.+\): relay signatures seen are kept per instance/);
+
+      link.restore();
+      for (let i = 0; i < 100 && redis.status !== 'ready'; i++) await sleep(50);
+      const later = signRelay({ secret: SECRET, ...REQUEST, now: NOW });
+      expect(await verify(later, { replay: engine })).toEqual({ customerId: REQUEST.customerId });
+      expect(log[1]).toBe('Redis answers again: relay signatures seen are shared again.');
+      expect(await redis.keys(`${prefix}*`)).toHaveLength(1);
+    } finally {
+      if (redis.status === 'ready') await deleteKeys(redis, prefix);
+      redis.disconnect();
+      await link.close();
+    }
   });
 });
