@@ -149,20 +149,17 @@ function loadAi(env: NodeJS.ProcessEnv): AiSettings {
 const MIN_INTERNAL_SECRET = 32;
 
 function internalSecrets(env: NodeJS.ProcessEnv): string[] {
-  const current = given(env, 'QR_INTERNAL_SECRET');
-  const previous = given(env, 'QR_INTERNAL_SECRET_PREVIOUS');
-  if (current === undefined) {
-    if (previous !== undefined) throw new Error('QR_INTERNAL_SECRET_PREVIOUS is set without QR_INTERNAL_SECRET');
-    return [];
-  }
-  for (const [name, value] of [
-    ['QR_INTERNAL_SECRET', current],
-    ['QR_INTERNAL_SECRET_PREVIOUS', previous],
-  ] as const) {
+  const secret = (name: string): string | undefined => {
+    const value = given(env, name);
     if (value !== undefined && value.length < MIN_INTERNAL_SECRET)
       throw new Error(`${name} must be at least ${MIN_INTERNAL_SECRET} characters`);
-  }
-  return previous === undefined ? [current] : [current, previous];
+    return value;
+  };
+  const current = secret('QR_INTERNAL_SECRET');
+  const previous = secret('QR_INTERNAL_SECRET_PREVIOUS');
+  if (current === undefined && previous !== undefined)
+    throw new Error('QR_INTERNAL_SECRET_PREVIOUS is set without QR_INTERNAL_SECRET');
+  return [current, previous].filter((s) => s !== undefined);
 }
 
 /** REDIS_URL: redis:// or rediss://; a malformed one is named, never echoed (it may hold a password). */

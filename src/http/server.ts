@@ -90,9 +90,9 @@ export function startHttp(config: Config, routes: Route[], auth: RequestAuth, { 
         body: () => body,
         customerId: undefined,
       };
-      const pathWithQuery = rawQuery ? `${path}?${rawQuery}` : path;
       const verify = relayed
-        ? (bytes: Uint8Array) => auth.verifyRelayed({ method, pathWithQuery, headers }, bytes)
+        ? (bytes: Uint8Array) =>
+            auth.verifyRelayed({ method, pathWithQuery: rawQuery ? `${path}?${rawQuery}` : path, headers }, bytes)
         : undefined;
       void dispatch(match.route, ctx, verify).then(() => {
         if (!config.logRequests) return;

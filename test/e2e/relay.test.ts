@@ -162,6 +162,11 @@ describe('a signed relay instead of the proxy secret', () => {
     expectError(a, 401, 'INVALID_INTERNAL_SIGNATURE', /does not match/);
   });
 
+  it('a percent-encoded path is signed as sent: the signature holds and the route answers', async () => {
+    const a = await relay(engine, '/api/qr/templates/caf%C3%A9%20menu', { body: { content: CONTENT } });
+    expectError(a, 404, 'TEMPLATE_NOT_FOUND');
+  });
+
   it('a request signed for one path and sent to another is refused', async () => {
     const a = await relay(engine, '/api/qr/generate', {
       body: { content: CONTENT },
