@@ -49,6 +49,9 @@ export const ERRORS = {
   INTERNAL_ERROR: [500, 'Unexpected internal error.'],
   QR_GENERATION_FAILED: [500, 'The rendering engine failed.'],
   SERVER_BUSY: [503, 'Too many concurrent renders; retry shortly.'],
+
+  // Consumer gateway
+  rate_limited: [429, 'Too many requests this minute; retry after Retry-After seconds.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -1,7 +1,8 @@
 import type { HttpRequest, HttpResponse, us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import type { Config } from '../config.js';
 import { ApiError, isApiError } from '../errors.js';
-import { makeSecretCheck } from './auth.js';
+import type { RelayIdentity } from '../relay/signature.js';
+import type { RequestAuth } from './auth.js';
 import { collectBody } from './body.js';
 import { Reply } from './response.js';
 import { matchRoute, type Method, type RequestContext, type Route } from './router.js';
@@ -14,9 +15,17 @@ export interface HttpServer {
 
 const EMPTY = new Uint8Array(0);
 
-/** Runs a handler and turns whatever it throws into the error envelope. */
-async function dispatch(route: Route, ctx: RequestContext): Promise<void> {
+/**
+ * Runs a handler and turns whatever it throws into the error envelope. A relayed request is verified
+ * first, once its body is in: the signature covers the body.
+ */
+async function dispatch(
+  route: Route,
+  ctx: RequestContext,
+  verifyRelay?: (body: Uint8Array) => Promise<RelayIdentity>,
+): Promise<void> {
   try {
+    if (verifyRelay) ctx.customerId = (await verifyRelay(await ctx.body())).customerId;
     await route.handler(ctx);
   } catch (e) {
     if (isApiError(e)) ctx.reply.error(e);
@@ -32,8 +41,7 @@ async function dispatch(route: Route, ctx: RequestContext): Promise<void> {
  * callback (the request object dies when it returns), then the handler runs asynchronously against a
  * Reply that knows whether the client is still there.
  */
-export function startHttp(config: Config, routes: Route[], { uws }: LoadedUws): Promise<HttpServer> {
-  const checkSecret = config.proxySecret === undefined ? undefined : makeSecretCheck(config.proxySecret);
+export function startHttp(config: Config, routes: Route[], auth: RequestAuth, { uws }: LoadedUws): Promise<HttpServer> {
   const app = uws.App();
 
   app.any('/*', (res: HttpResponse, req: HttpRequest) => {
@@ -43,8 +51,10 @@ export function startHttp(config: Config, routes: Route[], { uws }: LoadedUws): 
     const headers: Record<string, string> = {};
     let headerBytes = 0;
     req.forEach((k, v) => {
-      headers[k] = v;
       headerBytes += k.length + v.length + 4;
+      // A consumer API key has no use here (the site verifies it and relays a signature instead); one that
+      // arrives anyway is dropped unread, so no handler, log or error can ever repeat it.
+      if (k !== 'x-api-key') headers[k] = v;
     });
     const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
     const reply = new Reply(res, hasBody);
@@ -61,8 +71,7 @@ export function startHttp(config: Config, routes: Route[], { uws }: LoadedUws): 
         reply.header('Allow', match.allowed.join(', '));
         throw new ApiError('METHOD_NOT_ALLOWED', { message: `${path} accepts ${match.allowed.join(', ')}.` });
       }
-      if (!match.route.public && checkSecret && !checkSecret(headers[config.proxySecretHeader]))
-        throw new ApiError('UNAUTHORIZED');
+      const relayed = auth.admit(match.route, headers);
 
       let body: Promise<Uint8Array> = Promise.resolve(EMPTY);
       if (hasBody) {
@@ -79,9 +88,17 @@ export function startHttp(config: Config, routes: Route[], { uws }: LoadedUws): 
         params: match.params,
         reply,
         body: () => body,
+        customerId: undefined,
       };
-      void dispatch(match.route, ctx).then(() => {
-        if (config.logRequests) console.log(`${method} ${path} ${(performance.now() - started).toFixed(1)} ms`);
+      const verify = relayed
+        ? (bytes: Uint8Array) =>
+            auth.verifyRelayed({ method, pathWithQuery: rawQuery ? `${path}?${rawQuery}` : path, headers }, bytes)
+        : undefined;
+      void dispatch(match.route, ctx, verify).then(() => {
+        if (!config.logRequests) return;
+        // The customer a relay acts for is an id, not a credential: it says whose traffic this was.
+        const relay = ctx.customerId === undefined ? '' : ` relayed for ${ctx.customerId}`;
+        console.log(`${method} ${path} ${(performance.now() - started).toFixed(1)} ms${relay}`);
       });
     } catch (e) {
       if (isApiError(e)) reply.error(e);
