@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { MODEL_ID } from './ai/attempts.js';
 import { getProvider, isProviderId, PROVIDER_IDS } from './ai/providers.js';
 import { DEFAULT_AI_SETTINGS, type AiSettings, type ChainStep } from './ai/settings.js';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './gateway/limits.js';
 
 /** Every environment variable the service reads, parsed and typed in one place. */
 export interface Config {
@@ -10,6 +11,17 @@ export interface Config {
   /** Marketplace proxy secret; undefined runs the service open (loopback only). */
   proxySecret: string | undefined;
   proxySecretHeader: string;
+  /**
+   * Secrets of the relay signature (src/relay): QR_INTERNAL_SECRET, then QR_INTERNAL_SECRET_PREVIOUS during
+   * a rotation. Empty: the engine accepts no relayed request.
+   */
+  internalSecrets: string[];
+  /** REDIS_URL: shared rate limits and relay replay memory; unset, both stay in this process. */
+  redisUrl: string | undefined;
+  /** QR_REDIS_PREFIX: starts every key this service writes in Redis, so deployments can share one. */
+  redisKeyPrefix: string;
+  /** Consumer requests per customer per minute, by class (src/gateway/limits.ts). */
+  rateLimits: RateLimits;
   workers: number;
   /** Renders waiting for a worker before new ones get SERVER_BUSY. */
   maxQueue: number;
@@ -49,8 +61,6 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL connection string; unset, the store is PGlite under dataDir. */
   databaseUrl: string | undefined;
-  /** Redis for shared rate limits, key revocation and relay replay memory; unset, all of it is in-process. */
-  redisUrl: string | undefined;
   site: SiteSettings;
 }
 
@@ -93,6 +103,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int(env, 'PORT', 3000),
     proxySecret: env.QR_PROXY_SECRET || undefined,
     proxySecretHeader: (env.QR_PROXY_SECRET_HEADER || 'X-RapidAPI-Proxy-Secret').toLowerCase(),
+    internalSecrets: internalSecrets(env),
+    redisUrl: redisUrl(env),
+    redisKeyPrefix: given(env, 'QR_REDIS_PREFIX') ?? 'qrfarm:',
+    rateLimits: {
+      general: int(env, 'QR_LIMIT_GENERAL', DEFAULT_RATE_LIMITS.general, 1),
+      generation: int(env, 'QR_LIMIT_GENERATION', DEFAULT_RATE_LIMITS.generation, 1),
+      ai: int(env, 'QR_LIMIT_AI', DEFAULT_RATE_LIMITS.ai, 1),
+    },
     workers,
     maxQueue: int(env, 'QR_MAX_QUEUE', workers * 16),
     taskTimeoutMs: int(env, 'QR_TASK_TIMEOUT_MS', 15_000, 1),
@@ -112,7 +130,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     role: role(env),
     dataDir: given(env, 'QR_DATA_DIR') ?? './data',
     databaseUrl: given(env, 'DATABASE_URL'),
-    redisUrl: given(env, 'REDIS_URL'),
     site: {
       port: sitePort,
       engineUrls: engineUrls(env),
@@ -155,6 +172,8 @@ const given = (env: NodeJS.ProcessEnv, name: string): string | undefined => {
  *   QR_LLM_<ID>_BASE_URL      where the provider is reached, e.g. QR_LLM_LOCAL_BASE_URL=http://127.0.0.1:11434/v1
  *   QR_MANAGED_<ID>_API_KEY   the server's own key, for the managed and consumer-server chains
  *   QR_MANAGED_CHAIN          managed chain order: ids, each optionally `id=model`; default groq,google,openai
+ *   QR_SERVER_CHAIN           consumer-server chain, same form; default
+ *                             groq=openai/gpt-oss-120b,groq=openai/gpt-oss-20b,openai,google
  *   QR_AI_ATTEMPT_TIMEOUT_MS  per-provider limit, default 20000
  *   QR_AI_TOTAL_TIMEOUT_MS    whole-chain limit, default 45000
  * Mistakes fail the start with the variable's name, never its value (it may be a key).
@@ -177,15 +196,39 @@ function loadAi(env: NodeJS.ProcessEnv): AiSettings {
       managedKeys[id] = key;
     }
   }
-  const chain = given(env, 'QR_MANAGED_CHAIN');
   return {
     baseUrls,
     managedKeys,
-    managedChain:
-      chain === undefined ? DEFAULT_AI_SETTINGS.managedChain : chain.split(',').map((s) => chainStep(s.trim())),
+    managedChain: chain(env, 'QR_MANAGED_CHAIN', DEFAULT_AI_SETTINGS.managedChain),
+    serverChain: chain(env, 'QR_SERVER_CHAIN', DEFAULT_AI_SETTINGS.serverChain),
     perAttemptMs: int(env, 'QR_AI_ATTEMPT_TIMEOUT_MS', DEFAULT_AI_SETTINGS.perAttemptMs, 1),
     totalMs: int(env, 'QR_AI_TOTAL_TIMEOUT_MS', DEFAULT_AI_SETTINGS.totalMs, 1),
   };
+}
+
+/** A relay secret must resist guessing: at least 32 characters (the generated ones are 64 hex digits). */
+const MIN_INTERNAL_SECRET = 32;
+
+function internalSecrets(env: NodeJS.ProcessEnv): string[] {
+  const secret = (name: string): string | undefined => {
+    const value = given(env, name);
+    if (value !== undefined && value.length < MIN_INTERNAL_SECRET)
+      throw new Error(`${name} must be at least ${MIN_INTERNAL_SECRET} characters`);
+    return value;
+  };
+  const current = secret('QR_INTERNAL_SECRET');
+  const previous = secret('QR_INTERNAL_SECRET_PREVIOUS');
+  if (current === undefined && previous !== undefined)
+    throw new Error('QR_INTERNAL_SECRET_PREVIOUS is set without QR_INTERNAL_SECRET');
+  return [current, previous].filter((s) => s !== undefined);
+}
+
+/** REDIS_URL: redis:// or rediss://; a malformed one is named, never echoed (it may hold a password). */
+function redisUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const url = given(env, 'REDIS_URL');
+  if (url !== undefined && !/^rediss?:\/\/[^/\s]/.test(url))
+    throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
+  return url;
 }
 
 /** QR_PUBLIC_BASE_URL: an http(s) origin, optionally with a path prefix; a trailing slash is dropped. */
@@ -197,21 +240,27 @@ function publicBaseUrl(env: NodeJS.ProcessEnv): string | undefined {
   return url.replace(/\/+$/, '');
 }
 
+/** A chain variable: comma-separated steps; unset, `fallback`. */
+const chain = (env: NodeJS.ProcessEnv, name: string, fallback: readonly ChainStep[]): readonly ChainStep[] =>
+  given(env, name)
+    ?.split(',')
+    .map((s) => chainStep(name, s.trim())) ?? fallback;
+
 /** `groq` or `local=llama3.2:3b` (`=`, since model ids may contain `:` and `/`). */
-function chainStep(entry: string): ChainStep {
+function chainStep(variable: string, entry: string): ChainStep {
   const [providerId, model, ...rest] = entry.split('=');
   if (!isProviderId(providerId) || rest.length > 0) {
     throw new Error(
-      `QR_MANAGED_CHAIN: "${entry}" is not a provider id (${PROVIDER_IDS.join(', ')}), optionally followed by =model`,
+      `${variable}: "${entry}" is not a provider id (${PROVIDER_IDS.join(', ')}), optionally followed by =model`,
     );
   }
   if (model === undefined) {
     if (getProvider(providerId).defaultModel === '')
-      throw new Error(`QR_MANAGED_CHAIN: ${providerId} has no default model; write ${providerId}=<model>`);
+      throw new Error(`${variable}: ${providerId} has no default model; write ${providerId}=<model>`);
     return { providerId };
   }
   if (!MODEL_ID.test(model))
-    throw new Error(`QR_MANAGED_CHAIN: "${model}" is not a model id (letters, digits and . _ : / -, up to 100)`);
+    throw new Error(`${variable}: "${model}" is not a model id (letters, digits and . _ : / -, up to 100)`);
   return { providerId, model };
 }
 

@@ -2,8 +2,8 @@
  * The one table of error codes: code → HTTP status → default message.
  *
  * Every error the service answers with is an `ApiError` built from this table, so a code has exactly one
- * status everywhere. Codes whose status the interface spec leaves open are decided here and documented in
- * the README's error section.
+ * status everywhere. Statuses the contract (docs/contract.md) leaves open are decided here; every code is
+ * documented in the README's error table (test/errors.test.ts holds the three together).
  */
 export const ERRORS = {
   // Validation (400)
@@ -46,7 +46,6 @@ export const ERRORS = {
   INVALID_LLM_MODEL: [400, 'llmModel must be letters, digits and . _ : / - (at most 100 characters).'],
 
   // Server
-  RATE_LIMITED: [429, 'Too many requests.'],
   INTERNAL_ERROR: [500, 'Unexpected internal error.'],
   QR_GENERATION_FAILED: [500, 'The rendering engine failed.'],
   SERVER_BUSY: [503, 'Too many concurrent renders; retry shortly.'],

@@ -6,14 +6,23 @@ import { generateRoutes } from './api/generate.js';
 import { pingRoutes } from './api/ping.js';
 import { templateRoutes } from './api/templates.js';
 import { isLoopback, type Config } from './config.js';
+import { makeRequestAuth } from './http/auth.js';
 import { startHttp, type HttpServer } from './http/server.js';
 import type { Route } from './http/router.js';
 import { loadUws } from './http/uws.js';
+import { connectRedis } from './redis.js';
+import { InProcessReplayMemory, RedisReplayMemory, type ReplayMemory } from './relay/replay.js';
 import { RenderCache } from './render/cache.js';
 import { RenderPool } from './render/pool.js';
 import type { Service } from './service.js';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+
+/**
+ * A consumer API key has no use on the engine (the site verifies it and relays a signature instead); one
+ * that arrives anyway is dropped unread.
+ */
+const ENGINE_UNREAD_HEADERS: ReadonlySet<string> = new Set(['x-api-key']);
 
 export interface RunningService {
   service: Service;
@@ -54,10 +63,28 @@ export async function startService(config: Config, log: (msg: string) => void = 
     version: VERSION,
     uwsBinary: loaded.binary,
   };
-  const http = await startHttp(config, routesOf(service), loaded);
+  // Relays are remembered in Redis only where there is a secret to accept them with.
+  const redis =
+    config.internalSecrets.length > 0 && config.redisUrl !== undefined
+      ? await connectRedis(config.redisUrl)
+      : undefined;
+  const replay: ReplayMemory = redis
+    ? new RedisReplayMemory(redis, { keyPrefix: `${config.redisKeyPrefix}relay-seen:`, log })
+    : new InProcessReplayMemory();
+  const http = await startHttp(
+    { ...config, unreadHeaders: ENGINE_UNREAD_HEADERS },
+    routesOf(service),
+    makeRequestAuth(config, replay),
+    loaded,
+  );
   log(`uWebSockets.js native build: ${loaded.binary}`);
   if (config.proxySecret === undefined)
     log(`QR_PROXY_SECRET is not set: serving WITHOUT authentication, on loopback only (${config.host}).`);
+  log(
+    config.internalSecrets.length === 0
+      ? 'QR_INTERNAL_SECRET is not set: relayed consumer requests are refused.'
+      : `Relayed consumer requests accepted; replays remembered ${redis ? 'in Redis' : 'in this process'}.`,
+  );
   log(`qrfarm ${VERSION} listening on http://${config.host}:${http.port} with ${config.workers} render workers`);
   return {
     service,
@@ -66,6 +93,7 @@ export async function startService(config: Config, log: (msg: string) => void = 
     close: async () => {
       http.close();
       await pool.close();
+      redis?.disconnect();
     },
   };
 }

@@ -7,7 +7,7 @@ import type { AiSettings, ChainStep } from './settings.js';
 import { VendorError } from './vendor-errors.js';
 import { exchange, replyError, type VendorReply } from './wire/http.js';
 
-/** The contract's model id: letters, digits and `. _ : / -`, at most 100 characters. */
+/** The contract's model id (docs/contract.md): letters, digits and `. _ : / -`, at most 100 characters. */
 export const MODEL_ID = /^[A-Za-z0-9._:/-]{1,100}$/;
 export const MAX_API_KEY_CHARS = 512;
 /** A key goes into an HTTP header: printable ASCII without spaces, or undici refuses it (and may quote it). */
@@ -98,14 +98,6 @@ function discoveryError(failure: VendorError, apiKey: string): ApiError {
       });
 }
 
-/** The contract's consumer-server chain: Groq's larger then smaller model, then OpenAI, then Google. */
-const CONSUMER_SERVER_CHAIN: readonly ChainStep[] = [
-  { providerId: 'groq', model: 'openai/gpt-oss-120b' },
-  { providerId: 'groq', model: 'openai/gpt-oss-20b' },
-  { providerId: 'openai' },
-  { providerId: 'google' },
-];
-
 /** Steps whose provider has no server key (`AiSettings.managedKeys`) are left out. */
 const withServerKeys = (
   steps: readonly ChainStep[],
@@ -128,6 +120,7 @@ const withServerKeys = (
 export const managedAttempts = (settings: Pick<AiSettings, 'managedChain' | 'managedKeys' | 'baseUrls'>): Attempt[] =>
   withServerKeys(settings.managedChain, settings);
 
-/** `POST /api/qr/ai/generate/server`. Run with `{managed: true}`. */
-export const consumerServerAttempts = (settings: Pick<AiSettings, 'managedKeys' | 'baseUrls'>): Attempt[] =>
-  withServerKeys(CONSUMER_SERVER_CHAIN, settings);
+/** `POST /api/qr/ai/generate/server`: `AiSettings.serverChain` (groq 120b → groq 20b → openai → google by default). Run with `{managed: true}`. */
+export const consumerServerAttempts = (
+  settings: Pick<AiSettings, 'serverChain' | 'managedKeys' | 'baseUrls'>,
+): Attempt[] => withServerKeys(settings.serverChain, settings);

@@ -24,7 +24,7 @@ export type Wire = 'openai' | 'anthropic' | 'gemini';
  */
 export type StructuredMode = 'strict' | 'loose' | 'json_object';
 
-/** Per-vendor deviations from the plain wire protocol (llm-providers.md sections 1–6). */
+/** Per-vendor deviations from the plain wire protocol (README.md here, *Vendor wire facts*). */
 export interface Quirks {
   structured: (model: string) => StructuredMode;
   /** The temperature to send for a wanted one, or undefined to leave it out. */
@@ -218,7 +218,7 @@ export function getProvider(id: ProviderId): Provider {
 export const baseUrlOf = (id: ProviderId, overrides: AiSettings['baseUrls']): string =>
   trimSlash(overrides[id] ?? getProvider(id).defaultBaseUrl);
 
-/** The public records of `GET /api/qr/ai/providers`, in the contract's order. */
+/** The public records of `GET /api/qr/ai/providers`, in the contract's order (docs/contract.md). */
 export const providerList = (): ProviderRecord[] =>
   PROVIDER_IDS.map((id) => {
     const p = getProvider(id);

@@ -18,7 +18,9 @@ export interface AiSettings {
   managedKeys: Partial<Record<ProviderId, string>>;
   /** The managed chain in order; providers without a key in `managedKeys` are skipped. */
   managedChain: readonly ChainStep[];
-  /** The contract's limits: at most 20 s per provider and 45 s across a fallback chain. */
+  /** The consumer-server chain (`POST /api/qr/ai/generate/server`), skipped the same way. */
+  serverChain: readonly ChainStep[];
+  /** The contract's limits (docs/contract.md): at most 20 s per provider and 45 s across a fallback chain. */
   perAttemptMs: number;
   totalMs: number;
 }
@@ -27,6 +29,13 @@ export const DEFAULT_AI_SETTINGS: Readonly<AiSettings> = {
   baseUrls: {},
   managedKeys: {},
   managedChain: [{ providerId: 'groq' }, { providerId: 'google' }, { providerId: 'openai' }],
+  // The contract's order: Groq's larger then smaller model, then OpenAI, then Google.
+  serverChain: [
+    { providerId: 'groq', model: 'openai/gpt-oss-120b' },
+    { providerId: 'groq', model: 'openai/gpt-oss-20b' },
+    { providerId: 'openai' },
+    { providerId: 'google' },
+  ],
   perAttemptMs: 20_000,
   totalMs: 45_000,
 };

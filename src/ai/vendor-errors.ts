@@ -61,7 +61,7 @@ interface Signal {
 
 type Rule = (s: Signal) => FailureKind | undefined;
 
-/** Section 5 of llm-providers.md: what differs from the plain reading of an HTTP status. */
+/** What differs from the plain reading of an HTTP status, per vendor (README.md here, *Error signals*). */
 const VENDOR_RULES: Partial<Record<ProviderId, Rule>> = {
   openai: (s) =>
     s.status === 429 && /insufficient_quota|credit_balance_exhausted|spend_limit_exceeded/.test(s.codes)

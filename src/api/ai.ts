@@ -1,9 +1,11 @@
 import {
   callerAttempt,
+  consumerServerAttempts,
   designQr,
   managedAttempts,
   MODELS_NOTE,
   providerList,
+  type AiSettings,
   type Attempt,
   type Correction as DesignCorrection,
   type DesignResult,
@@ -91,33 +93,59 @@ export const aiRoutes = (service: Service): Route[] => {
           service,
           body,
           async (signal) => [await callerAttempt(body, service.config.ai, signal)],
-          false,
+          'caller',
         );
       },
     },
-    {
-      method: 'POST',
+    serverChainRoute(service, {
       path: '/api/qr/ai/generate-managed',
-      doc: {
-        summary:
-          "Design a QR code from a prompt with the server's own models (fallback chain), then render and verify it.",
-        body: 'aiGenerateManaged',
-        response: DOC_RESPONSE,
-        produces: RENDER_MEDIA_TYPES,
-      },
-      handler: async (ctx) => {
-        const body = validate<AiBody>('aiGenerateManaged', parseJsonBody(await ctx.body()));
-        const attempts = managedAttempts(service.config.ai);
-        if (attempts.length === 0) {
-          throw new ApiError('AI_GENERATION_FAILED', {
-            message: 'Managed AI is not configured on this server: no provider of the managed chain has a key.',
-          });
-        }
-        await designAndRender(ctx, service, body, () => attempts, true);
-      },
-    },
+      summary:
+        "Design a QR code from a prompt with the server's own models (fallback chain), then render and verify it.",
+      keys: 'managed',
+      attempts: managedAttempts,
+      unconfigured: 'Managed AI is not configured on this server: no provider of QR_MANAGED_CHAIN has a key.',
+    }),
+    // The consumer site relays it after checking the user's key and holding a credit; credits are the site's.
+    serverChainRoute(service, {
+      path: '/api/qr/ai/generate/server',
+      summary:
+        "Consumer-server AI, relayed by the consumer site: the managed body, designed by the server's consumer chain.",
+      keys: 'server',
+      attempts: consumerServerAttempts,
+      unconfigured: 'Server AI is not configured on this server: no provider of QR_SERVER_CHAIN has a key.',
+      auth: 'relay',
+    }),
   ];
 };
+
+/**
+ * An endpoint designing with one of the server's chains (the managed body). A chain with no key for any
+ * of its providers is a configuration fault, said as such.
+ */
+function serverChainRoute(
+  service: Service,
+  o: {
+    path: string;
+    summary: string;
+    keys: Exclude<Keys, 'caller'>;
+    attempts: (settings: AiSettings) => Attempt[];
+    unconfigured: string;
+    auth?: Route['auth'];
+  },
+): Route {
+  return {
+    method: 'POST',
+    path: o.path,
+    ...(o.auth && { auth: o.auth }),
+    doc: { summary: o.summary, body: 'aiGenerateManaged', response: DOC_RESPONSE, produces: RENDER_MEDIA_TYPES },
+    handler: async (ctx) => {
+      const body = validate<AiBody>('aiGenerateManaged', parseJsonBody(await ctx.body()));
+      const attempts = o.attempts(service.config.ai);
+      if (attempts.length === 0) throw new ApiError('AI_GENERATION_FAILED', { message: o.unconfigured });
+      await designAndRender(ctx, service, body, () => attempts, o.keys);
+    },
+  };
+}
 
 function validateMarketplace(body: unknown): MarketplaceBody {
   try {
@@ -129,6 +157,9 @@ function validateMarketplace(body: unknown): MarketplaceBody {
   }
 }
 
+/** Whose keys design: the caller's (marketplace), or the server's, for the managed or consumer-server chain. */
+type Keys = 'caller' | 'managed' | 'server';
+
 /**
  * Prompt → design → merge under the caller's fields → the ordinary render path. The client going away
  * aborts the LLM call in flight (and the render); there is then nobody to answer.
@@ -138,8 +169,11 @@ async function designAndRender(
   service: Service,
   body: AiBody,
   attempts: (signal: AbortSignal) => Attempt[] | Promise<Attempt[]>,
-  managed: boolean,
+  keys: Keys,
 ): Promise<void> {
+  // Only the managed endpoint's answer says `managed: true`; both server chains treat a refused server key
+  // as an operations fault, not the caller's.
+  const managed = keys === 'managed';
   // A broken upload or an unreachable image URL is refused before the caller pays for a completion.
   const assets = await addRemoteImages(ctx, service, body, addBase64Assets(body, {}));
   const signal = ctx.reply.abort.signal;
@@ -147,7 +181,12 @@ async function designAndRender(
   let design: DesignResult;
   try {
     const brief = { prompt: body.prompt, stylePreset: body.stylePreset, creativity: body.creativity };
-    design = await designQr(brief, await attempts(signal), qrConfigSchema, { signal, managed, perAttemptMs, totalMs });
+    design = await designQr(brief, await attempts(signal), qrConfigSchema, {
+      signal,
+      managed: keys !== 'caller',
+      perAttemptMs,
+      totalMs,
+    });
   } catch (e) {
     if (signal.aborted) return;
     throw e;

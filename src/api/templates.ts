@@ -132,7 +132,7 @@ export function templateRoutes(service: Service): Route[] {
     {
       method: 'GET',
       path: previewPath(':id'),
-      public: true,
+      auth: 'public',
       doc: {
         summary: `The template rendered with sample content as a ${PREVIEW_PX} px PNG, for <img> tags: public (no proxy secret), cached, with an ETag.`,
         response: 'The PNG.',

@@ -1,4 +1,5 @@
 import { ApiError } from '../errors.js';
+import { FORMATS, type Format, formatMessage } from './formats.js';
 import type { NumberBounds } from './schemas.js';
 
 /**
@@ -12,30 +13,10 @@ const QR_MAX_BYTES = 2953;
 const NOT_IN_ONE_LINE = /[\p{Cc}\p{Cs}]/u;
 const NOT_IN_TEXT = /(?![\t\n\r])[\p{Cc}\p{Cs}]/u;
 
-const PHONE = /^\+?[\d ().-]+$/;
-const PHONE_DIGITS = { min: 3, max: 15 }; // 15: the E.164 maximum
-const EMAIL_ATOM = String.raw`[^\s@"(),:;<>\[\]\\]+`;
-const DOMAIN_LABEL = String.raw`[^\s@"(),:;<>\[\]\\.]+`;
-const EMAIL = new RegExp(`^${EMAIL_ATOM}@(?:${DOMAIN_LABEL}\\.)+${DOMAIN_LABEL}$`, 'u');
-const WEB_ADDRESS = /^(?:https?:\/\/)?(?:[^\s/?#\\"<>:@]+\.)+[^\s/?#\\"<>:@.]+(?::\d{1,5})?(?:[/?#][^\s\\"<>]*)?$/iu;
-
-/** Loose on purpose: they catch a value typed into the wrong field, not every address a standard allows. */
-const FORMATS = {
-  email: { test: (v: string) => EMAIL.test(v), hint: 'an e-mail address such as name@example.com' },
-  phone: {
-    test: (v: string) => {
-      const digits = v.replace(/\D/g, '').length;
-      return PHONE.test(v) && digits >= PHONE_DIGITS.min && digits <= PHONE_DIGITS.max;
-    },
-    hint: 'a phone number of 3–15 digits, optionally with a leading + and spaces, dots, dashes or parentheses',
-  },
-  url: { test: (v: string) => WEB_ADDRESS.test(v), hint: 'a web address such as https://example.com' },
-} as const;
-
 export interface TextRules {
   /** Line breaks (and tabs) are allowed; the builder encodes them for its format. */
   multiline?: boolean;
-  format?: keyof typeof FORMATS;
+  format?: Format;
 }
 
 /**
@@ -49,7 +30,7 @@ export function optionalText(value: string | undefined, field: string, rules: Te
     throw new ApiError('INVALID_FIELD_VALUE', { message: `${field} must not contain ${what}.`, field });
   }
   if (rules.format !== undefined && !FORMATS[rules.format].test(value)) {
-    throw new ApiError('INVALID_FIELD_VALUE', { message: `${field} must be ${FORMATS[rules.format].hint}.`, field });
+    throw new ApiError('INVALID_FIELD_VALUE', { message: formatMessage(rules.format, field), field });
   }
   return value;
 }

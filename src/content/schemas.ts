@@ -4,8 +4,11 @@
  * and the unconditionally required fields. Rules that span fields (a password unless the network is open,
  * at least one name, an end after the start, a reference or a text) and format checks (e-mail, phone, URL,
  * IBAN checksum, dates) are enforced by the builders, which answer with the field at fault; the
- * descriptions document them so the published OpenAPI document tells the whole contract.
+ * descriptions document them so the published OpenAPI document tells the whole contract. Phone, e-mail
+ * and web-address fields come from formatField (formats.ts), which holds each of those rules once.
  */
+import { formatField } from './formats.js';
+
 /** Contact fields shared by the vCard and MECARD helpers, so both check and document them alike. */
 const FIRST_NAME = {
   type: 'string',
@@ -17,16 +20,8 @@ const LAST_NAME = {
   maxLength: 100,
   description: 'Family name. One line, at most 100 characters.',
 } as const;
-const EMAIL = {
-  type: 'string',
-  maxLength: 254,
-  description: 'E-mail address such as name@example.com; checked loosely (one @, a dot in the domain, no spaces).',
-} as const;
-const WEBSITE = {
-  type: 'string',
-  maxLength: 1000,
-  description: 'Website: http:// or https:// (or no scheme) followed by a host with a dot, an optional port and path.',
-} as const;
+const EMAIL = formatField('email', 'E-mail address');
+const WEBSITE = formatField('url', 'Website');
 
 export const CONTENT_SCHEMAS = {
   wifi: {
@@ -78,13 +73,7 @@ export const CONTENT_SCHEMAS = {
         description: 'Company or organization name. One line, at most 200 characters.',
       },
       title: { type: 'string', maxLength: 200, description: 'Job title. One line, at most 200 characters.' },
-      phone: {
-        type: 'string',
-        maxLength: 40,
-        description:
-          'Phone number: 3–15 digits, optionally a leading +, with spaces, dots, dashes or parentheses between ' +
-          'them. Kept as written.',
-      },
+      phone: formatField('phone', 'Phone number', 'Kept as written.'),
       email: EMAIL,
       url: WEBSITE,
       address: {
@@ -130,12 +119,7 @@ export const CONTENT_SCHEMAS = {
     additionalProperties: false,
     required: ['to'],
     properties: {
-      to: {
-        type: 'string',
-        maxLength: 254,
-        description:
-          'Recipient address such as name@example.com. Required; checked loosely (one @, a dot in the domain, no spaces).',
-      },
+      to: formatField('email', 'Recipient address', 'Required.'),
       subject: { type: 'string', maxLength: 255, description: 'Subject line. One line, at most 255 characters.' },
       body: {
         type: 'string',
@@ -151,13 +135,7 @@ export const CONTENT_SCHEMAS = {
     additionalProperties: false,
     required: ['number'],
     properties: {
-      number: {
-        type: 'string',
-        maxLength: 40,
-        description:
-          'Recipient phone number: 3–15 digits, optionally a leading +, with spaces, dots, dashes or ' +
-          'parentheses between them. Spaces are removed in the payload.',
-      },
+      number: formatField('phone', 'Recipient phone number', 'Spaces are removed in the payload.'),
       message: {
         type: 'string',
         maxLength: 1000,
@@ -172,13 +150,7 @@ export const CONTENT_SCHEMAS = {
     additionalProperties: false,
     required: ['number'],
     properties: {
-      number: {
-        type: 'string',
-        maxLength: 40,
-        description:
-          'Phone number: 3–15 digits, optionally a leading +, with spaces, dots, dashes or parentheses ' +
-          'between them. Spaces are removed (RFC 3966 allows only . - ( ) as separators).',
-      },
+      number: formatField('phone', 'Phone number', 'Spaces are removed (RFC 3966 allows only . - ( ) as separators).'),
     },
   },
 
@@ -190,13 +162,7 @@ export const CONTENT_SCHEMAS = {
     properties: {
       firstName: FIRST_NAME,
       lastName: LAST_NAME,
-      phone: {
-        type: 'string',
-        maxLength: 40,
-        description:
-          'Phone number: 3–15 digits, optionally a leading +, with spaces, dots, dashes or parentheses between ' +
-          'them. Spaces are removed in the payload.',
-      },
+      phone: formatField('phone', 'Phone number', 'Spaces are removed in the payload.'),
       email: EMAIL,
       url: WEBSITE,
       address: { type: 'string', maxLength: 500, description: 'Postal address as free text; line breaks allowed.' },

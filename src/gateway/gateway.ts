@@ -4,12 +4,12 @@ import { ApiError, isApiError } from '../errors.js';
 import type { RequestContext, Route } from '../http/router.js';
 import type { EngineClient, RelayCall, Relayed } from './engine-client.js';
 import { authenticate, fromStore, paymentRequired, requireStudio } from './edge.js';
-import type { Limiter } from './limiter.js';
+import { type CustomerLimiter, rateLimitedError } from './limits.js';
 import { enginePathOf, GATEWAY_ROUTES, type GatewayRoute } from './routes.js';
 
 export interface GatewayDeps {
   accounts: Accounts;
-  limiter: Limiter;
+  limiter: CustomerLimiter;
   engine: EngineClient;
   settings: SiteSettings;
 }
@@ -24,7 +24,7 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
   const routes: Route[] = GATEWAY_ROUTES.map((route) => ({
     method: route.method,
     path: route.path,
-    public: true,
+    auth: 'public',
     doc: {
       summary: `Relays to ${route.method} ${route.enginePath} with the caller's X-API-Key checked at the edge.`,
       response: 'As the engine endpoint.',
@@ -38,10 +38,10 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
 
 async function relayRoute(deps: GatewayDeps, route: GatewayRoute, ctx: RequestContext): Promise<void> {
   const owner = await authenticate(deps.accounts, ctx.headers, ctx.query);
-  const limit = await deps.limiter.take(owner.customerId, route.limit);
+  const limit = await deps.limiter.consume(owner.customerId, route.limit);
+  if (!limit.allowed) throw rateLimitedError(limit);
   // Every answer from here on, refusals included, tells the client where it stands.
   for (const [k, v] of Object.entries(limit.headers)) ctx.reply.header(k, v);
-  if (!limit.allowed) throw new ApiError('rate_limited');
   await requireStudio(deps.accounts, owner.customerId, deps.settings);
   for (const [name, allowed] of Object.entries(route.allow ?? {})) {
     if (!allowed.includes(ctx.params[name]!))

@@ -1,7 +1,5 @@
 import type { Method } from '../http/router.js';
-
-/** The per-minute limit a gateway call counts against; each call counts against its own class only. */
-export type LimitClass = 'general' | 'generation' | 'ai';
+import type { LimitClass } from './limits.js';
 
 /** One public gateway path and the engine path it is relayed to. */
 export interface GatewayRoute {

@@ -12,6 +12,8 @@ export interface RequestContext {
   reply: Reply;
   /** The request body, collected within the route's limit (empty for GET). */
   body: () => Promise<Uint8Array>;
+  /** The customer a verified relay from the consumer site acts for; undefined on marketplace requests. */
+  customerId: string | undefined;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<void> | void;
@@ -32,8 +34,11 @@ export interface Route {
   /** Literal segments and `:name` parameters, e.g. `/api/qr/templates/:id/generate`. */
   path: string;
   handler: Handler;
-  /** Reachable without the proxy secret. */
-  public?: boolean;
+  /**
+   * Who may call the route. Unset: marketplace callers (the proxy secret) and signed relays from the
+   * consumer site; `public`: anyone; `relay`: signed relays only.
+   */
+  auth?: 'public' | 'relay';
   doc?: RouteDoc;
 }
 
@@ -56,7 +61,7 @@ export function matchRoute(routes: Route[], method: string, path: string): Match
     });
     if (!ok) continue;
     if (route.method === method) return { route, params };
-    allowed.push(route.method);
+    if (!allowed.includes(route.method)) allowed.push(route.method);
   }
   return allowed.length ? { allowed } : null;
 }

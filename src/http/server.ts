@@ -1,24 +1,19 @@
 import type { HttpRequest, HttpResponse, us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import type { Config } from '../config.js';
 import { ApiError, isApiError } from '../errors.js';
-import { makeSecretCheck } from './auth.js';
+import type { RelayIdentity } from '../relay/signature.js';
+import type { RequestAuth } from './auth.js';
 import { collectBody } from './body.js';
 import { Reply } from './response.js';
 import { matchRoute, type Method, type RequestContext, type Route } from './router.js';
 import type { LoadedUws } from './uws.js';
 
 /** What the front end needs of the configuration; the engine and the site each pass their own. */
-export type HttpSettings = Pick<
-  Config,
-  | 'host'
-  | 'port'
-  | 'proxySecret'
-  | 'proxySecretHeader'
-  | 'maxHeaderBytes'
-  | 'maxBodyBytes'
-  | 'maxMultipartBytes'
-  | 'logRequests'
->;
+export interface HttpSettings
+  extends Pick<Config, 'host' | 'port' | 'maxHeaderBytes' | 'maxBodyBytes' | 'maxMultipartBytes' | 'logRequests'> {
+  /** Request headers dropped unread, so no handler, log or error can ever repeat them. */
+  unreadHeaders: ReadonlySet<string>;
+}
 
 export interface HttpServer {
   port: number;
@@ -27,9 +22,17 @@ export interface HttpServer {
 
 const EMPTY = new Uint8Array(0);
 
-/** Runs a handler and turns whatever it throws into the error envelope. */
-async function dispatch(route: Route, ctx: RequestContext): Promise<void> {
+/**
+ * Runs a handler and turns whatever it throws into the error envelope. A relayed request is verified
+ * first, once its body is in: the signature covers the body.
+ */
+async function dispatch(
+  route: Route,
+  ctx: RequestContext,
+  verifyRelay?: (body: Uint8Array) => Promise<RelayIdentity>,
+): Promise<void> {
   try {
+    if (verifyRelay) ctx.customerId = (await verifyRelay(await ctx.body())).customerId;
     await route.handler(ctx);
   } catch (e) {
     if (isApiError(e)) ctx.reply.error(e);
@@ -45,8 +48,12 @@ async function dispatch(route: Route, ctx: RequestContext): Promise<void> {
  * callback (the request object dies when it returns), then the handler runs asynchronously against a
  * Reply that knows whether the client is still there.
  */
-export function startHttp(config: HttpSettings, routes: Route[], { uws }: LoadedUws): Promise<HttpServer> {
-  const checkSecret = config.proxySecret === undefined ? undefined : makeSecretCheck(config.proxySecret);
+export function startHttp(
+  config: HttpSettings,
+  routes: Route[],
+  auth: RequestAuth,
+  { uws }: LoadedUws,
+): Promise<HttpServer> {
   const app = uws.App();
 
   app.any('/*', (res: HttpResponse, req: HttpRequest) => {
@@ -56,8 +63,8 @@ export function startHttp(config: HttpSettings, routes: Route[], { uws }: Loaded
     const headers: Record<string, string> = {};
     let headerBytes = 0;
     req.forEach((k, v) => {
-      headers[k] = v;
       headerBytes += k.length + v.length + 4;
+      if (!config.unreadHeaders.has(k)) headers[k] = v;
     });
     const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
     const reply = new Reply(res, hasBody);
@@ -74,8 +81,7 @@ export function startHttp(config: HttpSettings, routes: Route[], { uws }: Loaded
         reply.header('Allow', match.allowed.join(', '));
         throw new ApiError('METHOD_NOT_ALLOWED', { message: `${path} accepts ${match.allowed.join(', ')}.` });
       }
-      if (!match.route.public && checkSecret && !checkSecret(headers[config.proxySecretHeader]))
-        throw new ApiError('UNAUTHORIZED');
+      const relayed = auth.admit(match.route, headers);
 
       let body: Promise<Uint8Array> = Promise.resolve(EMPTY);
       if (hasBody) {
@@ -92,9 +98,17 @@ export function startHttp(config: HttpSettings, routes: Route[], { uws }: Loaded
         params: match.params,
         reply,
         body: () => body,
+        customerId: undefined,
       };
-      void dispatch(match.route, ctx).then(() => {
-        if (config.logRequests) console.log(`${method} ${path} ${(performance.now() - started).toFixed(1)} ms`);
+      const verify = relayed
+        ? (bytes: Uint8Array) =>
+            auth.verifyRelayed({ method, pathWithQuery: rawQuery ? `${path}?${rawQuery}` : path, headers }, bytes)
+        : undefined;
+      void dispatch(match.route, ctx, verify).then(() => {
+        if (!config.logRequests) return;
+        // The customer a relay acts for is an id, not a credential: it says whose traffic this was.
+        const relay = ctx.customerId === undefined ? '' : ` relayed for ${ctx.customerId}`;
+        console.log(`${method} ${path} ${(performance.now() - started).toFixed(1)} ms${relay}`);
       });
     } catch (e) {
       if (isApiError(e)) reply.error(e);

@@ -1,12 +1,159 @@
-// PLACEHOLDER until the relay branch merges: same exported signature as agreed.
-export interface RelayRequest {
-  secret: string;
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ApiError } from '../errors.js';
+import type { ReplayMemory } from './replay.js';
+
+/**
+ * The consumer site relays requests to the engine with these headers instead of the user's API key
+ * (names lower-case, as uWS and undici report them):
+ *   x-qr-relay-timestamp  unix seconds when the site signed
+ *   x-qr-relay-nonce      22 base64url characters (128 random bits), unique per relayed request
+ *   x-qr-relay-customer   the customer the site verified the key of
+ *   x-qr-relay-signature  `v1=<hex>`, several comma-separated during a rotation of the secret
+ * The signature is HMAC-SHA-256 with the shared secret (QR_INTERNAL_SECRET) over
+ *   v1 \n <timestamp> \n <nonce> \n <METHOD> \n <path?query> \n <SHA-256 hex of the body> \n <customer id>
+ * The nonce is what tells two identical requests of one customer in the same second apart; without it the
+ * second would be refused as a replay.
+ */
+export const RELAY_HEADERS = {
+  timestamp: 'x-qr-relay-timestamp',
+  nonce: 'x-qr-relay-nonce',
+  customer: 'x-qr-relay-customer',
+  signature: 'x-qr-relay-signature',
+} as const;
+
+/** A relay is accepted while |now − timestamp| ≤ this many seconds, in either direction. */
+export const RELAY_WINDOW_SEC = 60;
+
+/** Bounds the work a forged header can cause: one HMAC comparison per value and secret. */
+const MAX_SIGNATURES = 4;
+const TIMESTAMP = /^\d{1,12}$/;
+const NONCE = /^[A-Za-z0-9_-]{16,64}$/;
+/** Printable ASCII without spaces: it travels in a header, and cannot contain the separator. */
+const CUSTOMER_ID = /^[\x21-\x7e]{1,128}$/;
+const SIGNATURE_VALUE = /^v1=([0-9a-f]{64})$/i;
+
+export interface RelayedRequest {
   method: string;
+  /** The request target as sent on the wire: path and query (`/api/qr/generate?x=1`), percent-encoded. */
   pathWithQuery: string;
-  body: Uint8Array;
+  body: Uint8Array | string;
   customerId: string;
+}
+
+export interface SignRelayOptions extends RelayedRequest {
+  /** Several secrets give one `v1=` value each: a site can sign for engines on either side of a rotation. */
+  secret: string | readonly string[];
+  /** Milliseconds since the epoch; default Date.now(). */
   now?: number;
 }
-export function signRelay(_r: RelayRequest): Record<string, string> {
-  throw new Error('not merged yet');
+
+export interface VerifyRelayOptions {
+  /** The current secret first, then the previous one during a rotation; empty: no relay is accepted. */
+  secrets: readonly string[];
+  method: string;
+  pathWithQuery: string;
+  body: Uint8Array | string;
+  /** The request's headers, lower-case names. */
+  headers: Readonly<Record<string, string | undefined>>;
+  replay: ReplayMemory;
+  /** Milliseconds since the epoch; default Date.now(). */
+  now?: number;
+}
+
+/** What a verified relay establishes. */
+export interface RelayIdentity {
+  customerId: string;
+}
+
+/** The headers that relay `request` to an engine holding `secret` (current or previous). */
+export function signRelay({ secret, now = Date.now(), ...request }: SignRelayOptions): Record<string, string> {
+  if (!CUSTOMER_ID.test(request.customerId))
+    throw new Error('signRelay: the customer id must be 1–128 printable ASCII characters without spaces');
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  if (secrets.length === 0) throw new Error('signRelay: no secret');
+  const timestamp = String(Math.floor(now / 1000));
+  const nonce = randomBytes(16).toString('base64url');
+  const signed = signedString(timestamp, nonce, request);
+  const values = secrets.map((s) => `v1=${hmac(s, signed).toString('hex')}`);
+  return {
+    [RELAY_HEADERS.timestamp]: timestamp,
+    [RELAY_HEADERS.nonce]: nonce,
+    [RELAY_HEADERS.customer]: request.customerId,
+    [RELAY_HEADERS.signature]: values.join(','),
+  };
+}
+
+/** Whether a request claims to be a relay: it carries any of the relay headers. */
+export const isRelayed = (headers: Readonly<Record<string, string | undefined>>): boolean =>
+  Object.values(RELAY_HEADERS).some((name) => headers[name] !== undefined);
+
+/**
+ * Checks a relayed request and records it as seen. Refusals, in this order: malformed or missing relay
+ * headers, no secret configured, or no `v1=` value matching a secret → INVALID_INTERNAL_SIGNATURE; a
+ * timestamp more than RELAY_WINDOW_SEC away from now → INTERNAL_TS_EXPIRED (only a correctly signed
+ * request learns that its clock is off); the same signed request seen before → INVALID_INTERNAL_SIGNATURE.
+ */
+export async function verifyRelay(options: VerifyRelayOptions): Promise<RelayIdentity> {
+  const { headers, secrets, now = Date.now() } = options;
+  const timestamp = headers[RELAY_HEADERS.timestamp];
+  const nonce = headers[RELAY_HEADERS.nonce];
+  const customerId = headers[RELAY_HEADERS.customer];
+  const presented = parseSignatures(headers[RELAY_HEADERS.signature]);
+  if (
+    timestamp === undefined ||
+    !TIMESTAMP.test(timestamp) ||
+    nonce === undefined ||
+    !NONCE.test(nonce) ||
+    customerId === undefined ||
+    !CUSTOMER_ID.test(customerId) ||
+    presented === undefined
+  )
+    throw refused('The relay headers are missing or malformed.');
+  if (secrets.length === 0) throw refused('This engine accepts no relayed requests (QR_INTERNAL_SECRET is not set).');
+
+  const signed = signedString(timestamp, nonce, { ...options, customerId });
+  let matched = false;
+  for (const secret of secrets) {
+    const expected = hmac(secret, signed);
+    // Every comparison runs, so the time taken does not say which value or secret matched.
+    for (const value of presented) matched = timingSafeEqual(value, expected) || matched;
+  }
+  if (!matched) throw refused('The relay signature does not match.');
+
+  const nowSec = Math.floor(now / 1000);
+  const ts = Number(timestamp);
+  if (Math.abs(nowSec - ts) > RELAY_WINDOW_SEC)
+    throw new ApiError('INTERNAL_TS_EXPIRED', {
+      message: `The relay timestamp is ${nowSec - ts} s from this engine's clock; at most ±${RELAY_WINDOW_SEC} s is accepted.`,
+    });
+
+  // The id covers everything signed, so adding or swapping a `v1=` value does not make a replay new.
+  const id = createHash('sha256').update(signed).digest().subarray(0, 16).toString('base64url');
+  if (!(await options.replay.firstSighting(id, ts + RELAY_WINDOW_SEC + 1, nowSec)))
+    throw refused('This relayed request was already received (replayed).');
+  return { customerId };
+}
+
+const refused = (message: string) => new ApiError('INVALID_INTERNAL_SIGNATURE', { message });
+
+const hmac = (secret: string, data: string): Buffer => createHmac('sha256', secret).update(data).digest();
+
+/** `/a?` and `/a` are the same target: uWS reports an empty query either way. */
+const target = (pathWithQuery: string): string =>
+  pathWithQuery.endsWith('?') ? pathWithQuery.slice(0, -1) : pathWithQuery;
+
+function signedString(timestamp: string, nonce: string, r: RelayedRequest): string {
+  const bodyHash = createHash('sha256').update(r.body).digest('hex');
+  return ['v1', timestamp, nonce, r.method.toUpperCase(), target(r.pathWithQuery), bodyHash, r.customerId].join('\n');
+}
+
+/** The `v1=` values of the header as 32-byte buffers; undefined when there is none or too many. */
+function parseSignatures(header: string | undefined): Buffer[] | undefined {
+  if (header === undefined) return undefined;
+  const values = header
+    .split(',')
+    .map((part) => SIGNATURE_VALUE.exec(part.trim())?.[1])
+    .filter((hex) => hex !== undefined);
+  if (values.length === 0 || values.length > MAX_SIGNATURES) return undefined;
+  return values.map((hex) => Buffer.from(hex, 'hex'));
 }

@@ -17,7 +17,7 @@ import { sceneToSvg } from './svg.js';
 import type { RenderConfig, RenderSuccess, RenderTask } from './types.js';
 import { verifyRaster, type Verification } from './verify.js';
 
-/** Budgets of the interface contract: larger outputs are refused as OUTPUT_TOO_COMPLEX. */
+/** Budgets of the contract (docs/contract.md): larger outputs are refused as OUTPUT_TOO_COMPLEX. */
 export const BUDGETS = { vectorBytes: 20 * 1024 * 1024, canvasPx: 5120 } as const;
 
 const utf8 = new TextEncoder();

@@ -9,8 +9,8 @@ import {
 import { contentProperty, definitions, designProperties } from './qr-config.js';
 
 /**
- * The QrConfig fields the AI bodies accept besides `content` (interface.md: same meaning and defaults as in
- * QrConfig). All are among the fields the model may never set (`CALLER_FIELDS`); the look is the model's.
+ * The QrConfig fields the AI bodies accept besides `content` (docs/contract.md: same meaning and defaults as
+ * in QrConfig). All are among the fields the model may never set (`CALLER_FIELDS`); the look is the model's.
  */
 export const AI_CALLER_FIELDS = [
   'logoUrl',

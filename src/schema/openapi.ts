@@ -1,5 +1,6 @@
 import { ERRORS } from '../errors.js';
 import type { Route } from '../http/router.js';
+import { RELAY_HEADERS } from '../relay/signature.js';
 import { FILE_FORMATS, QR_DEFAULTS, qrConfigSchema } from './qr-config.js';
 import { SCHEMAS } from './registry.js';
 
@@ -60,7 +61,8 @@ export function buildOpenApi(routes: Route[], version: string, secretHeader: str
     paths[path]![route.method.toLowerCase()] = {
       summary: route.doc.summary,
       ...(params.length && { parameters: params }),
-      ...(route.public ? { security: [] } : {}),
+      ...(route.auth === 'public' && { security: [] }),
+      ...(route.auth === 'relay' && { security: [{ relaySignature: [] }] }),
       ...(route.doc.body && {
         requestBody: {
           required: true,
@@ -79,7 +81,18 @@ export function buildOpenApi(routes: Route[], version: string, secretHeader: str
   return {
     openapi: '3.1.0',
     info: { title: 'qrfarm', version, description: 'Verified QR-code rendering and AI design.' },
-    components: { schemas, securitySchemes: { proxySecret: { type: 'apiKey', in: 'header', name: secretHeader } } },
+    components: {
+      schemas,
+      securitySchemes: {
+        proxySecret: { type: 'apiKey', in: 'header', name: secretHeader },
+        relaySignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: RELAY_HEADERS.signature,
+          description: `A request relayed by the consumer site, signed with the shared secret; with ${RELAY_HEADERS.timestamp}, ${RELAY_HEADERS.nonce} and ${RELAY_HEADERS.customer} (README, "The relay").`,
+        },
+      },
+    },
     security: [{ proxySecret: [] }],
     paths,
   };

@@ -14,7 +14,7 @@ export const FILE_FORMATS = {
 } as const;
 export type FileFormat = keyof typeof FILE_FORMATS;
 
-/** Limits of the interface contract, in one place so the schema, the pipeline and the docs agree. */
+/** Limits of the contract (docs/contract.md), in one place so the schema, the pipeline and the docs agree. */
 export const LIMITS = {
   contentChars: 4296,
   outputPx: { min: 64, max: 4096 },

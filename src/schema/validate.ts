@@ -16,7 +16,7 @@ const fieldOf = (e: ErrorObject): string => {
 
 /**
  * Maps the first schema violation to the interface's error codes. An empty string counts as a missing
- * field (the spec: MISSING_REQUIRED_FIELD when `content` is empty); too much `content` is CONTENT_TOO_LONG.
+ * field (docs/contract.md: MISSING_REQUIRED_FIELD when `content` is empty); too much `content` is CONTENT_TOO_LONG.
  */
 export function toApiError(e: ErrorObject): ApiError {
   const field = fieldOf(e);

@@ -146,6 +146,14 @@ describe('consumer server chain', () => {
     expect(fake('openai').received).toHaveLength(1);
     expectCleanLogs();
   });
+
+  it('follows QR_SERVER_CHAIN (AiSettings.serverChain) when configured', () => {
+    settings.serverChain = [{ providerId: 'google' }, { providerId: 'groq', model: 'openai/gpt-oss-20b' }];
+    expect(consumerServerAttempts(settings).map((a) => [a.providerId, a.model])).toEqual([
+      ['google', 'gemini-2.5-flash'],
+      ['groq', 'openai/gpt-oss-20b'],
+    ]);
+  });
 });
 
 describe('caller-key chain', () => {

@@ -273,7 +273,7 @@ function strictProblems(
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Vendor bodies (llm-providers.md sections 1–5).
+// Vendor bodies (src/ai/README.md, *Vendor wire facts* and *Error signals*).
 
 export const success = {
   openai: (content: string | null, extra: Record<string, unknown> = {}): Reply => ({

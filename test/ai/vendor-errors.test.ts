@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Attempt } from '../../src/ai/chain.js';
 import { designQr } from '../../src/ai/designer.js';
 import { getProvider, type ProviderId } from '../../src/ai/providers.js';
+import { vendorMessage } from '../../src/ai/vendor-errors.js';
 import { ApiError } from '../../src/errors.js';
 import {
   baseUrlOf,
@@ -247,4 +248,16 @@ describe('signals that differ from the plain status', () => {
     expect(err.message).not.toMatch(/sk-proj-abc|AIzaSy/);
     expect(err.message).toContain('[redacted]');
   });
+});
+
+describe('vendorMessage', () => {
+  it.each([
+    [{ error: { message: 'OpenAI style', type: 't' } }, 'OpenAI style'],
+    [{ code: 'Some resource', error: 'xAI style' }, 'xAI style'],
+    [{ message: 'Unauthorized' }, 'Unauthorized'],
+    [{ detail: 'Unauthorized' }, 'Unauthorized'],
+    [{ detail: [{ loc: ['body'], msg: 'bad' }] }, '[{"loc":["body"],"msg":"bad"}]'],
+    ['<html>502</html>', '<html>502</html>'],
+    [{}, ''],
+  ])('%j → %s', (body, expected) => expect(vendorMessage(body)).toBe(expected));
 });

@@ -191,6 +191,8 @@ describe.each(Object.entries(JOINING))('neighbour-joining shape %s', (shape, axe
     });
   }
 
+  // Only shapes that join both ways make a bend; a one-way shape gets no such test rather than an empty one.
+  if (!(axes.x && axes.y)) return;
   it('keeps bends free of teeth and notches: an L of three modules is as dark at its elbow as along its arms', () => {
     const grid = gridOf(['##', '#.']);
     const r = rasterize(
@@ -201,7 +203,6 @@ describe.each(Object.entries(JOINING))('neighbour-joining shape %s', (shape, axe
         0,
       ),
     );
-    if (!(axes.x && axes.y)) return;
     // Along the arms' centre lines, through the elbow module.
     for (let t = 0.5 * px; t < 2 * px - 0.35 * px; t++) {
       expect(lightness(r, t, px / 2)).toBeLessThan(32);

@@ -73,6 +73,7 @@ const aiSettings = (over: Partial<AiSettings>): AiSettings => ({
   baseUrls: {},
   managedKeys: {},
   managedChain: [{ providerId: 'groq' }, { providerId: 'google' }, { providerId: 'openai' }],
+  serverChain: [],
   perAttemptMs: 5000,
   totalMs: 10_000,
   ...over,

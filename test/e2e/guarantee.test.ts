@@ -14,6 +14,39 @@ const render = async (design: Record<string, unknown>) => {
   return { status: res.status, body: await res.json() };
 };
 
+/** Small modules of uneven size: at 100 px some designs stop decoding, which the ladder then has to mend. */
+const SMALL_AND_UNEVEN = { moduleScale: 0.5, moduleSizeVariation: 0.15, outputWidth: 100 };
+
+/**
+ * The fields the ladder changes, in the order of its rungs (src/render/guarantee.ts), for designs in black on
+ * white: the colour rung then has only primaryColor to deepen.
+ */
+const LADDER_FIELDS = [
+  'eccLevel',
+  'logoSizePercent',
+  'moduleSizeVariation',
+  'moduleScale',
+  'backgroundImageOpacity',
+  'primaryColor',
+  'finderOuterShape',
+  'finderInnerShape',
+  'moduleShape',
+];
+
+const fieldsOf = (body: { corrections: { field: string }[] }) => body.corrections.map((c) => c.field);
+
+/**
+ * A design at ECC L with small uneven modules that, left alone (strictScannability false), does not decode,
+ * so the guarantee has to correct it: checked here, so a test of the correction cannot pass without one.
+ */
+async function unscannableAlone(moduleShape: string, outputWidth: number) {
+  const content = 'https://example.com/ladder/order/test';
+  const design = { content, moduleShape, eccLevel: 'L', ...SMALL_AND_UNEVEN, outputWidth };
+  const alone = await render({ ...design, strictScannability: false });
+  expect(alone).toMatchObject({ status: 422, body: { code: 'QR_UNSCANNABLE' } });
+  return design;
+}
+
 const decodesTo = async (body: { qrBase64: string; format: string }, content: string) =>
   expect((await decodeOne(body.format, new Uint8Array(Buffer.from(body.qrBase64, 'base64')))).text).toBe(content);
 
@@ -53,6 +86,7 @@ describe('the scannability guarantee', () => {
     const fix = body.corrections.find((c: { field: string }) => c.field === 'primaryColor');
     expect(fix).toBeDefined();
     expect(parseHex(fix.to).r).toBeGreaterThan(0x55);
+    await decodesTo(body, 'toward white');
   });
 
   it('a 40 % logo at ECC L is refused as LOGO_TOO_LARGE, never a broken 200', async () => {
@@ -66,43 +100,45 @@ describe('the scannability guarantee', () => {
     expect(await res.json()).toMatchObject({ code: 'LOGO_TOO_LARGE', field: 'logoSizePercent' });
   });
 
-  it('variation 0.15 at scale 0.5 in every module shape comes back scanning, corrected where it had to be', async () => {
+  it('variation 0.15 at scale 0.5 at 100 px comes back scanning in every module shape, corrected exactly where it had to be', async () => {
+    const needed: boolean[] = [];
     for (const moduleShape of ['dots', 'star', 'diamond', 'kite', 'thin-square', 'cross']) {
-      const content = `https://example.com/${moduleShape}`;
-      const { status, body } = await render({
-        content,
-        moduleShape,
-        moduleScale: 0.5,
-        moduleSizeVariation: 0.15,
-        outputWidth: 300,
-      });
+      const design = { content: `https://example.com/${moduleShape}`, moduleShape, ...SMALL_AND_UNEVEN };
+      // The same design without the guarantee says whether it needs correcting: refused, or warned about.
+      const lenient = await render({ ...design, strictScannability: false });
+      const fails = lenient.status === 422 || lenient.body.warnings.some((w: string) => w.startsWith('verification:'));
+      needed.push(fails);
+      const { status, body } = await render(design);
       expect(status, moduleShape).toBe(200);
-      await decodesTo(body, content);
-      for (const c of body.corrections)
-        expect([
-          'eccLevel',
-          'moduleSizeVariation',
-          'moduleScale',
-          'finderOuterShape',
-          'finderInnerShape',
-          'moduleShape',
-          'primaryColor',
-        ]).toContain(c.field);
+      await decodesTo(body, design.content);
+      expect(body.corrections.length > 0, moduleShape).toBe(fails);
+      expect(LADDER_FIELDS, moduleShape).toEqual(expect.arrayContaining(fieldsOf(body)));
     }
+    // At this size some shapes need the ladder and some do not: both halves of the claim are exercised.
+    expect(new Set(needed)).toEqual(new Set([true, false]));
   });
 
   it('corrections follow the ladder order: ECC is raised before anything visible changes', async () => {
-    const { status, body } = await render({
-      content: 'https://example.com/ladder/order/test',
-      moduleShape: 'star',
-      moduleScale: 0.5,
-      moduleSizeVariation: 0.15,
-      eccLevel: 'L',
-      outputWidth: 200,
-    });
+    const design = await unscannableAlone('star', 100);
+    const { status, body } = await render(design);
     expect(status).toBe(200);
-    if (body.corrections.length) expect(body.corrections[0].field).toBe('eccLevel');
-    await decodesTo(body, 'https://example.com/ladder/order/test');
+    expect(body.corrections[0]).toMatchObject({ field: 'eccLevel', from: 'L' });
+    expect(body.eccLevel).toBe(body.corrections[0].to);
+    // ECC alone was not enough here, so visible changes follow, in the ladder's order.
+    const ranks = fieldsOf(body).map((f) => LADDER_FIELDS.indexOf(f));
+    expect(ranks.length).toBeGreaterThan(1);
+    expect(ranks).not.toContain(-1);
+    expect(ranks).toEqual([...ranks].sort((x, y) => x - y));
+    await decodesTo(body, design.content);
+  });
+
+  it('when raising ECC is enough, it is the only correction: nothing visible changes', async () => {
+    const design = await unscannableAlone('kite', 150);
+    const { status, body } = await render(design);
+    expect(status).toBe(200);
+    expect(body.corrections).toEqual([expect.objectContaining({ field: 'eccLevel', from: 'L', to: body.eccLevel })]);
+    expect(body.eccLevel).not.toBe('L');
+    await decodesTo(body, design.content);
   });
 
   it('strictScannability false reports problems as warnings and changes nothing, as long as the code decodes', async () => {
@@ -112,13 +148,10 @@ describe('the scannability guarantee', () => {
       backgroundColor: '#888888',
       strictScannability: false,
     });
-    if (status === 200) {
-      expect(body.corrections).toEqual([]);
-      expect(body.warnings.join(' ')).toMatch(/contrast/);
-      await decodesTo(body, 'not strict');
-    } else {
-      expect(body.code).toBe('QR_UNSCANNABLE');
-    }
+    expect(status).toBe(200);
+    expect(body.corrections).toEqual([]);
+    expect(body.warnings.join(' ')).toMatch(/contrast/);
+    await decodesTo(body, 'not strict');
   });
 
   it('reports a scanScore with the trials it made', async () => {
@@ -136,5 +169,7 @@ describe('the scannability guarantee', () => {
     });
     expect(styled.body.verification.scanScore).toBeGreaterThanOrEqual(25);
     expect(styled.body.verification.scanScore).toBeLessThanOrEqual(100);
+    await decodesTo(body, 'https://example.com/score');
+    await decodesTo(styled.body, 'https://example.com/score');
   });
 });

@@ -17,7 +17,7 @@ import {
   type ConnectionGuard,
   type TestServer,
 } from '../images/loopback.js';
-import { bmp, gif, image, jpeg, pixel, png, webp, type Rgba } from '../images/make-images.js';
+import { bmp, gif, image, jpeg, pixel, png, webp, type Rgba } from '../helpers/make-images.js';
 
 const MAGENTA: Rgba = [200, 30, 160, 255];
 const FORMATS = ['png', 'svg', 'pdf', 'jpg', 'webp'] as const;

@@ -21,7 +21,7 @@ import {
   WHITE,
   webp,
   type Rgba,
-} from './make-images.js';
+} from '../helpers/make-images.js';
 
 beforeAll(() => initCodecs());
 

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { ApiError } from '../../src/errors.js';
 import { addRemoteAssets, fetchImage, FETCH_POLICY, type FetchPolicy } from '../../src/images/fetch.js';
 import { bytesOf, guardConnections, redirectTo, serve, type ConnectionGuard, type TestServer } from './loopback.js';
-import { png, quadrants } from './make-images.js';
+import { png, quadrants } from '../helpers/make-images.js';
 
 const image = png(quadrants(8, 8));
 const LOOPBACK: FetchPolicy = { ...FETCH_POLICY, allowLoopback: true };

@@ -45,6 +45,7 @@ describe('a raster drawn by the kernel stays in its memory until released (kerne
     const inPlace = scan(drawn, true, boxes);
     const copied = scan(copy, true, boxes);
     expect(Buffer.from(inPlace.grey).equals(Buffer.from(copied.grey))).toBe(true);
+    expect(inPlace.reduced).toHaveLength(boxes.length);
     for (const [i, img] of inPlace.reduced.entries()) {
       expect(Buffer.from(img.pgm).equals(Buffer.from(copied.reduced[i]!.pgm))).toBe(true);
     }

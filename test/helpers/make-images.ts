@@ -103,7 +103,8 @@ export function gif(...frames: RgbaRaster[]): Uint8Array {
   );
   const { palette, indices } = indexed(all);
   const sizeBits = Math.max(1, Math.ceil(Math.log2(palette.length)));
-  const table = Array.from({ length: 1 << sizeBits }, (_, i) => palette[i] ?? CLEAR).flat();
+  // The colour table is RGB triples: the alpha of a palette entry is carried by the transparent index.
+  const table = Array.from({ length: 1 << sizeBits }, (_, i) => palette[i] ?? CLEAR).flatMap((c) => c.slice(0, 3));
   const transparent = palette.findIndex((c) => c[3] === 0);
   const { width: w, height: h } = frames[0]!;
   const bytes = [...Buffer.from('GIF89a'), ...le16(w), ...le16(h), 0xf0 | (sizeBits - 1), 0, 0, ...table];

@@ -10,7 +10,7 @@ import type { ImageLayer, PathLayer } from '../../src/render/scene.js';
 import type { RenderConfig } from '../../src/render/types.js';
 import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
 import { initCodecs } from '../../wasm/index.js';
-import { image, png, RED } from './make-images.js';
+import { image, png, RED } from '../helpers/make-images.js';
 
 beforeAll(() => initCodecs());
 
@@ -124,7 +124,9 @@ describe('logoDecoration', () => {
     expect(img.box.y + img.box.h / 2).toBeCloseTo(grid.size / 2);
     // Embedded at no more than twice the drawn pixels.
     expect(img.image.width).toBeLessThanOrEqual(Math.ceil(2 * side * layout.modulePx));
-    for (let i = 0; i < out.cleared!.length; i++) if (out.cleared![i]) expect(grid.roles[i]).toBe(ModuleRole.Data);
+    const clearedRoles = grid.roles.filter((_, i) => out.cleared![i]);
+    expect(clearedRoles.length).toBeGreaterThan(0);
+    expect(new Set(clearedRoles)).toEqual(new Set([ModuleRole.Data]));
   });
 
   it('a logo that cannot be decoded is refused naming the logo', async () => {

@@ -1,0 +1,13 @@
+/** The relay between the consumer site and the engine: signing, verifying, and the memory of what was seen. */
+export { InProcessReplayMemory, RedisReplayMemory, type ReplayMemory } from './replay.js';
+export {
+  isRelayed,
+  RELAY_HEADERS,
+  RELAY_WINDOW_SEC,
+  signRelay,
+  verifyRelay,
+  type RelayedRequest,
+  type RelayIdentity,
+  type SignRelayOptions,
+  type VerifyRelayOptions,
+} from './signature.js';
