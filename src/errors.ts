@@ -50,6 +50,16 @@ export const ERRORS = {
   INTERNAL_ERROR: [500, 'Unexpected internal error.'],
   QR_GENERATION_FAILED: [500, 'The rendering engine failed.'],
   SERVER_BUSY: [503, 'Too many concurrent renders; retry shortly.'],
+
+  // Consumer gateway
+  invalid_body: [400, 'The request body is not what this endpoint accepts.'],
+  customer_not_found: [404, 'No customer with that id.'],
+  pack_not_found: [404, 'No pack with that id.'],
+  api_key_not_found: [404, 'No API key with that id.'],
+  customer_exists: [409, 'A customer with that e-mail address already exists.'],
+  admin_loopback_only: [403, 'The admin API answers loopback clients only.'],
+  invalid_admin_token: [401, 'Missing or invalid admin token.'],
+  store_unavailable: [503, 'The account store is unavailable; retry shortly.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;
