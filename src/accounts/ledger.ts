@@ -38,8 +38,8 @@ interface LedgerRow {
 
 export async function listLedger(db: Queryable, customerId: string, limit: number): Promise<LedgerEntry[]> {
   const { rows } = await db.query<LedgerRow>(
-    `SELECT id::text AS id, kind, pack_id, reservation_id, remaining_change, held_change, created_at
-     FROM credit_ledger WHERE customer_id = $1 ORDER BY id DESC LIMIT $2`,
+    `SELECT l.id::text AS id, kind, pack_id, reservation_id, remaining_change, held_change, created_at
+     FROM credit_ledger l WHERE customer_id = $1 ORDER BY l.id DESC LIMIT $2`,
     [customerId, limit],
   );
   return rows.map((r) => ({

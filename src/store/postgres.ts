@@ -60,6 +60,10 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
       } catch (e) {
         throw storeError(e);
       }
+      // A connection the server ends mid-transaction emits 'error' on the client as well as failing the
+      // query in flight; the pool listens only on idle clients, so this one needs its own listener.
+      const ignore = () => {};
+      client.on('error', ignore);
       let broken: unknown;
       try {
         await client.query('BEGIN');
@@ -75,6 +79,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
         }
         throw storeError(e);
       } finally {
+        client.off('error', ignore);
         client.release(broken instanceof Error ? broken : undefined);
       }
     },
