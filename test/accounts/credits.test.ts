@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Accounts, createAccounts } from '../../src/accounts/index.js';
+import { type Accounts, createAccounts, type Reservation } from '../../src/accounts/index.js';
 import type { Db } from '../../src/store/index.js';
 import { DRIVERS, manualClock, openTestDatabase, type TestDatabase } from '../helpers/databases.js';
 
@@ -190,7 +190,7 @@ describe.each(DRIVERS)('packs and credits on %s', (driver) => {
     await accounts.grantPack({ customerId: customer, credits: N / 2, purchasedAt: monthsBefore(clock.now(), 1) });
     // On PostgreSQL the second instance has its own pool: the reservations race on the server.
     const other = createAccounts(t.anotherPool(), { pepper: PEPPER, clock: clock.now });
-    let results;
+    let results: (Reservation | null)[];
     try {
       results = await Promise.all(
         Array.from({ length: 2 * N }, (_, i) => (i % 2 === 0 ? accounts : other).reserveCredit(customer)),
