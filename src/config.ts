@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { MODEL_ID } from './ai/attempts.js';
 import { getProvider, isProviderId, PROVIDER_IDS } from './ai/providers.js';
 import { DEFAULT_AI_SETTINGS, type AiSettings, type ChainStep } from './ai/settings.js';
+import { assertSchemaName } from './store/db.js';
 
 /** Every environment variable the service reads, parsed and typed in one place. */
 export interface Config {
@@ -43,6 +44,21 @@ export interface Config {
   publicBaseUrl: string | undefined;
   /** LLM providers: base URLs, the server's own keys, the managed chain and the time limits. */
   ai: AiSettings;
+  /** The account store of the site (and of the admin CLI). */
+  store: StoreConfig;
+  /** REDIS_URL: shared rate limits and key-revocation broadcast across instances; unset, in-process only. */
+  redisUrl: string | undefined;
+}
+
+export interface StoreConfig {
+  /** DATABASE_URL (postgres:// or postgresql://); unset, the embedded PGlite under dataDir. */
+  databaseUrl: string | undefined;
+  /** QR_DATABASE_SCHEMA: PostgreSQL schema to use (created if missing); unset, the server's default. */
+  schema: string | undefined;
+  /** QR_DATA_DIR (default ./data): PGlite's files and the secrets generated on first start. */
+  dataDir: string;
+  /** QR_KEY_PEPPER: the secret API keys are hashed with; required with DATABASE_URL. */
+  keyPepper: string | undefined;
 }
 
 const int = (env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number => {
@@ -76,7 +92,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fetchAllowLoopback: env.QR_FETCH_ALLOW_LOOPBACK === '1',
     publicBaseUrl: publicBaseUrl(env),
     ai: loadAi(env),
+    store: loadStore(env),
+    redisUrl: redisUrl(env),
   };
+}
+
+function loadStore(env: NodeJS.ProcessEnv): StoreConfig {
+  const databaseUrl = given(env, 'DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(?:ql)?:\/\/./.test(databaseUrl))
+    throw new Error('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  const schema = given(env, 'QR_DATABASE_SCHEMA');
+  if (schema !== undefined) assertSchemaName(schema);
+  return {
+    databaseUrl,
+    schema,
+    dataDir: given(env, 'QR_DATA_DIR') ?? './data',
+    keyPepper: given(env, 'QR_KEY_PEPPER'),
+  };
+}
+
+function redisUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const url = given(env, 'REDIS_URL');
+  if (url !== undefined && !/^rediss?:\/\/./.test(url))
+    throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
+  return url;
 }
 
 /** A variable's trimmed value; unset and blank are the same. */

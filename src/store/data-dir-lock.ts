@@ -100,9 +100,10 @@ export function lockDataDir(dataDir: string, role: LockRole): () => void {
     }
     heldHere.add(path);
     return () => {
-      if (!heldHere.delete(path)) return;
+      if (!heldHere.has(path)) return;
       const found = inspect(path);
       if (found.state === 'live' && found.holder.pid === process.pid) unlinkSync(path);
+      heldHere.delete(path);
     };
   }
   throw new DataDirBusyError(dataDir, null);

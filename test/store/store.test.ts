@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -152,6 +152,7 @@ describe('the PGlite data directory', () => {
     expect(announceAdminPort(dir, 4321)).toBe(true);
     expect(readDataDirLock(dir)).toEqual({ pid: process.pid, role: 'site', adminPort: 4321 });
     await db.close();
+    expect(existsSync(join(dir, 'pglite.lock'))).toBe(false);
     expect(readDataDirLock(dir)).toBeNull();
     expect(announceAdminPort(dir, 4321)).toBe(false);
 
@@ -172,7 +173,7 @@ describe('the PGlite data directory', () => {
     const release = lockDataDir(dir, 'cli');
     expect(readDataDirLock(dir)).toEqual({ pid: process.pid, role: 'cli' });
     release();
-    expect(readDataDirLock(dir)).toBeNull();
+    expect(existsSync(join(dir, 'pglite.lock'))).toBe(false);
   });
 
   it('keeps secrets in files of mode 0600: created once, read after; replaced on demand', () => {
