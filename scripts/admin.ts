@@ -10,12 +10,11 @@
  * broadcast over REDIS_URL like a site's.
  */
 import { parseArgs } from 'node:util';
-import { createAccounts, resolvePepper } from '../src/accounts/index.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { isApiError } from '../src/errors.js';
 import { readAdminToken } from '../src/site/admin-access.js';
 import { ADMIN_COMMANDS, type AdminCommand, adminPath, runAdminCommand } from '../src/site/admin-routes.js';
-import { DataDirBusyError, type Db, type LockHolder, openStore, readDataDirLock } from '../src/store/index.js';
+import { DataDirBusyError, type LockHolder, readDataDirLock } from '../src/store/data-dir-lock.js';
 
 const USAGE = `usage: npm run -s admin -- <command> [options] [--json]
   customer create --email <address>
@@ -147,9 +146,12 @@ async function throughSite(
 }
 
 async function inThisProcess(config: Config, command: AdminCommand, body: Json): Promise<Json> {
+  // Loaded only here: a command that goes through the site needs neither the drivers nor Redis.
+  const { createAccounts, resolvePepper } = await import('../src/accounts/index.js');
+  const { openStore } = await import('../src/store/open.js');
   const { databaseUrl, dataDir, schema, keyPepper } = config.store;
   const pepper = resolvePepper({ pepper: keyPepper, dataDir, databaseUrl });
-  const db: Db = await openStore({ databaseUrl, dataDir, schema, role: 'cli', poolSize: 2 });
+  const db = await openStore({ databaseUrl, dataDir, schema, role: 'cli', poolSize: 2 });
   const accounts = createAccounts(db, { pepper, redisUrl: config.redisUrl, log: (m) => console.error(m) });
   try {
     return await runAdminCommand(accounts, command, body);

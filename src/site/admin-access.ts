@@ -1,7 +1,9 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { ApiError } from '../errors.js';
 import { makeSecretCheck } from '../http/auth.js';
-import { announceAdminPort, isMemoryDataDir, readDataDirSecret, replaceSecret } from '../store/index.js';
+// The modules themselves rather than the store's index: the CLI reads the token without loading the drivers.
+import { isMemoryDataDir, readDataDirSecret, replaceSecret } from '../store/data-dir.js';
+import { announceAdminPort } from '../store/data-dir-lock.js';
 
 /** The admin token's file in the data directory (mode 0600). */
 export const ADMIN_TOKEN_FILE = 'admin-token';
