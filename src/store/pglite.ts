@@ -1,26 +1,20 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { Db, Queryable, QueryResult, Row } from './db.js';
-import { storeError } from './unavailable.js';
+import { guarded } from './unavailable.js';
 
 type PgliteQueryable = Pick<PGlite | Transaction, 'query' | 'exec'>;
 
 function queryable(target: PgliteQueryable): Queryable {
   return {
-    async query<R = Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
-      try {
+    query: <R = Row>(sql: string, params: readonly unknown[] = []) =>
+      guarded(async (): Promise<QueryResult<R>> => {
         const result = await target.query<Row>(sql, params as unknown[]);
         return { rows: result.rows as R[], rowCount: result.rowCount ?? result.affectedRows ?? result.rows.length };
-      } catch (e) {
-        throw storeError(e);
-      }
-    },
-    async exec(sql: string): Promise<void> {
-      try {
+      }),
+    exec: (sql: string) =>
+      guarded(async () => {
         await target.exec(sql);
-      } catch (e) {
-        throw storeError(e);
-      }
-    },
+      }),
   };
 }
 
@@ -37,13 +31,7 @@ export async function openPglite(location: string): Promise<Db> {
     kind: 'pglite',
     query: direct.query,
     exec: direct.exec,
-    async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-      try {
-        return await pg.transaction((tx) => work(queryable(tx)));
-      } catch (e) {
-        throw storeError(e);
-      }
-    },
+    transaction: <T>(work: (tx: Queryable) => Promise<T>) => guarded(() => pg.transaction((tx) => work(queryable(tx)))),
     close: () => pg.close(),
   };
 }

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { assertSchemaName, type Db, type Queryable, type QueryResult, type Row } from './db.js';
-import { storeError } from './unavailable.js';
+import { guarded, storeError } from './unavailable.js';
 
 export interface PostgresOptions {
   /** Schema every statement runs in (search_path); unset, the server's default (`public`). */
@@ -13,22 +13,16 @@ export interface PostgresOptions {
 
 function queryable(target: pg.Pool | pg.PoolClient): Queryable {
   return {
-    async query<R = Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
-      try {
+    query: <R = Row>(sql: string, params: readonly unknown[] = []) =>
+      guarded(async (): Promise<QueryResult<R>> => {
         const result = await target.query<Row>(sql, params as unknown[]);
         return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
-      } catch (e) {
-        throw storeError(e);
-      }
-    },
-    async exec(sql: string): Promise<void> {
-      try {
+      }),
+    exec: (sql: string) =>
+      guarded(async () => {
         // Without parameters pg uses the simple protocol, which runs several statements.
         await target.query(sql);
-      } catch (e) {
-        throw storeError(e);
-      }
-    },
+      }),
   };
 }
 
@@ -54,12 +48,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
     query: direct.query,
     exec: direct.exec,
     async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-      let client: pg.PoolClient;
-      try {
-        client = await pool.connect();
-      } catch (e) {
-        throw storeError(e);
-      }
+      const client = await guarded(() => pool.connect());
       // A connection the server ends mid-transaction emits 'error' on the client as well as failing the
       // query in flight; the pool listens only on idle clients, so this one needs its own listener.
       const ignore = () => {};

@@ -39,3 +39,12 @@ export function storeError(e: unknown): unknown {
   if (e instanceof ApiError || !isConnectionError(e)) return e;
   return new ApiError('store_unavailable', { cause: e });
 }
+
+/** Runs a driver call, turning a lost connection into `store_unavailable`. */
+export async function guarded<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    throw storeError(e);
+  }
+}

@@ -2,9 +2,15 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccounts, isWellFormedKey, KEY_PREFIX } from '../../src/accounts/index.js';
 import type { Accounts } from '../../src/accounts/index.js';
-import { countingDb, DRIVERS, manualClock, openTestDatabase, type TestDatabase } from '../helpers/databases.js';
+import {
+  countingDb,
+  DRIVERS,
+  manualClock,
+  openTestDatabase,
+  type TestDatabase,
+  TEST_PEPPER as PEPPER,
+} from '../helpers/databases.js';
 
-const PEPPER = Buffer.from('test-pepper-0123456789abcdefghijklmnopqrstuvwxyz');
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** The key with the character at `index` replaced by the next one in the alphabet. */

@@ -2,9 +2,15 @@ import { createHmac } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Accounts, createAccounts, KEY_REVOKED_CHANNEL } from '../../src/accounts/index.js';
-import { countingDb, DRIVERS, manualClock, openTestDatabase, type TestDatabase } from '../helpers/databases.js';
+import {
+  countingDb,
+  DRIVERS,
+  manualClock,
+  openTestDatabase,
+  type TestDatabase,
+  TEST_PEPPER as PEPPER,
+} from '../helpers/databases.js';
 
-const PEPPER = Buffer.from('test-pepper-0123456789abcdefghijklmnopqrstuvwxyz');
 const REDIS_URL = process.env.QR_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 
 async function requireRedis(): Promise<void> {

@@ -4,6 +4,8 @@
  * server is required: when it cannot be reached the suite fails saying so, it is never skipped.
  */
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
+import { type Accounts, type AccountsOptions, createAccounts } from '../../src/accounts/index.js';
 import { openPglite, openPostgres, migrate, type Db, type Queryable } from '../../src/store/index.js';
 
 export const TEST_DATABASE_URL = process.env.QR_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -103,4 +105,36 @@ export function manualClock(start = new Date('2025-03-10T12:00:00Z')) {
       now += ms;
     },
   };
+}
+
+export const TEST_PEPPER = Buffer.from('test-pepper-0123456789abcdefghijklmnopqrstuvwxyz');
+
+export interface AccountsFixture {
+  /** Set once the suite's beforeAll has run. */
+  t: TestDatabase;
+  accounts: Accounts;
+  clock: ReturnType<typeof manualClock>;
+  /** A new customer's id, with an address unique in the database. */
+  newCustomer(): Promise<string>;
+}
+
+/**
+ * For a describe block: a test database on `driver` and Accounts on it with a manual clock, opened before
+ * the block's tests and closed after them.
+ */
+export function accountsFixture(driver: DriverName, options: Partial<AccountsOptions> = {}): AccountsFixture {
+  let customers = 0;
+  const fixture = {
+    clock: manualClock(),
+    newCustomer: async () => (await fixture.accounts.createCustomer(`c${customers++}-${driver}@example.com`)).id,
+  } as AccountsFixture;
+  beforeAll(async () => {
+    fixture.t = await openTestDatabase(driver);
+    fixture.accounts = createAccounts(fixture.t.db, { pepper: TEST_PEPPER, clock: fixture.clock.now, ...options });
+  });
+  afterAll(async () => {
+    await fixture.accounts?.close();
+    await fixture.t?.close();
+  });
+  return fixture;
 }
