@@ -3,6 +3,7 @@ import { MODEL_ID } from './ai/attempts.js';
 import { getProvider, isProviderId, PROVIDER_IDS } from './ai/providers.js';
 import { DEFAULT_AI_SETTINGS, type AiSettings, type ChainStep } from './ai/settings.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './gateway/limits.js';
+import { assertSchemaName } from './store/db.js';
 
 /** Every environment variable the service reads, parsed and typed in one place. */
 export interface Config {
@@ -16,7 +17,7 @@ export interface Config {
    * a rotation. Empty: the engine accepts no relayed request.
    */
   internalSecrets: string[];
-  /** REDIS_URL: shared rate limits and relay replay memory; unset, both stay in this process. */
+  /** REDIS_URL: shared rate limits, relay replay memory and key revocations; unset, all stay in this process. */
   redisUrl: string | undefined;
   /** QR_REDIS_PREFIX: starts every key this service writes in Redis, so deployments can share one. */
   redisKeyPrefix: string;
@@ -55,6 +56,19 @@ export interface Config {
   publicBaseUrl: string | undefined;
   /** LLM providers: base URLs, the server's own keys, the managed chain and the time limits. */
   ai: AiSettings;
+  /** The account store of the site (and of the admin CLI). */
+  store: StoreConfig;
+}
+
+export interface StoreConfig {
+  /** DATABASE_URL (postgres:// or postgresql://); unset, the embedded PGlite under dataDir. */
+  databaseUrl: string | undefined;
+  /** QR_DATABASE_SCHEMA: PostgreSQL schema to use (created if missing); unset, the server's default. */
+  schema: string | undefined;
+  /** QR_DATA_DIR (default ./data): PGlite's files and the secrets generated on first start. */
+  dataDir: string;
+  /** QR_KEY_PEPPER: the secret API keys are hashed with; required with DATABASE_URL. */
+  keyPepper: string | undefined;
 }
 
 const int = (env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number => {
@@ -96,6 +110,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fetchAllowLoopback: env.QR_FETCH_ALLOW_LOOPBACK === '1',
     publicBaseUrl: publicBaseUrl(env),
     ai: loadAi(env),
+    store: loadStore(env),
+  };
+}
+
+function loadStore(env: NodeJS.ProcessEnv): StoreConfig {
+  const databaseUrl = given(env, 'DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(?:ql)?:\/\/./.test(databaseUrl))
+    throw new Error('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  const schema = given(env, 'QR_DATABASE_SCHEMA');
+  if (schema !== undefined) assertSchemaName(schema);
+  return {
+    databaseUrl,
+    schema,
+    dataDir: given(env, 'QR_DATA_DIR') ?? './data',
+    keyPepper: given(env, 'QR_KEY_PEPPER'),
   };
 }
 

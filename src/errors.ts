@@ -51,6 +51,14 @@ export const ERRORS = {
   SERVER_BUSY: [503, 'Too many concurrent renders; retry shortly.'],
 
   // Consumer gateway
+  invalid_body: [400, 'The request body is not what this endpoint accepts.'],
+  customer_not_found: [404, 'No customer with that id.'],
+  pack_not_found: [404, 'No pack with that id.'],
+  api_key_not_found: [404, 'No API key with that id.'],
+  customer_exists: [409, 'A customer with that e-mail address already exists.'],
+  admin_loopback_only: [403, 'The admin API answers loopback clients only.'],
+  invalid_admin_token: [401, 'Missing or invalid admin token.'],
+  store_unavailable: [503, 'The account store is unavailable; retry shortly.'],
   rate_limited: [429, 'Too many requests this minute; retry after Retry-After seconds.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
