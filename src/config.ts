@@ -3,6 +3,7 @@ import { MODEL_ID } from './ai/attempts.js';
 import { getProvider, isProviderId, PROVIDER_IDS } from './ai/providers.js';
 import { DEFAULT_AI_SETTINGS, type AiSettings, type ChainStep } from './ai/settings.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './gateway/limits.js';
+import { assertSchemaName } from './store/db.js';
 
 /** Every environment variable the service reads, parsed and typed in one place. */
 export interface Config {
@@ -16,7 +17,7 @@ export interface Config {
    * a rotation. Empty: the engine accepts no relayed request.
    */
   internalSecrets: string[];
-  /** REDIS_URL: shared rate limits and relay replay memory; unset, both stay in this process. */
+  /** REDIS_URL: shared rate limits, relay replay memory and key revocations; unset, all stay in this process. */
   redisUrl: string | undefined;
   /** QR_REDIS_PREFIX: starts every key this service writes in Redis, so deployments can share one. */
   redisKeyPrefix: string;
@@ -57,10 +58,8 @@ export interface Config {
   ai: AiSettings;
   /** Which roles this process runs: the engine, the consumer site, or both (the default). */
   role: Role;
-  /** Where the embedded store (PGlite) and generated secrets are kept (QR_DATA_DIR, default ./data). */
-  dataDir: string;
-  /** PostgreSQL connection string; unset, the store is PGlite under dataDir. */
-  databaseUrl: string | undefined;
+  /** The account store of the site (and of the admin CLI). */
+  store: StoreConfig;
   site: SiteSettings;
 }
 
@@ -82,6 +81,17 @@ export interface SiteSettings {
   /** Links carried by the 402 answers. */
   docsUrl: string;
   pricingUrl: string;
+}
+
+export interface StoreConfig {
+  /** DATABASE_URL (postgres:// or postgresql://); unset, the embedded PGlite under dataDir. */
+  databaseUrl: string | undefined;
+  /** QR_DATABASE_SCHEMA: PostgreSQL schema to use (created if missing); unset, the server's default. */
+  schema: string | undefined;
+  /** QR_DATA_DIR (default ./data): PGlite's files and the secrets generated on first start. */
+  dataDir: string;
+  /** QR_KEY_PEPPER: the secret API keys are hashed with; required with DATABASE_URL. */
+  keyPepper: string | undefined;
 }
 
 const int = (env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number => {
@@ -128,8 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: publicBaseUrl(env),
     ai: loadAi(env),
     role: role(env),
-    dataDir: given(env, 'QR_DATA_DIR') ?? './data',
-    databaseUrl: given(env, 'DATABASE_URL'),
+    store: loadStore(env),
     site: {
       port: sitePort,
       engineUrls: engineUrls(env),
@@ -139,6 +148,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       docsUrl: given(env, 'QR_DOCS_URL') ?? `${siteOrigin}/docs`,
       pricingUrl: given(env, 'QR_PRICING_URL') ?? `${siteOrigin}/pricing`,
     },
+  };
+}
+
+function loadStore(env: NodeJS.ProcessEnv): StoreConfig {
+  const databaseUrl = given(env, 'DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(?:ql)?:\/\/./.test(databaseUrl))
+    throw new Error('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  const schema = given(env, 'QR_DATABASE_SCHEMA');
+  if (schema !== undefined) assertSchemaName(schema);
+  return {
+    databaseUrl,
+    schema,
+    dataDir: given(env, 'QR_DATA_DIR') ?? './data',
+    keyPepper: given(env, 'QR_KEY_PEPPER'),
   };
 }
 

@@ -51,7 +51,7 @@ export const ERRORS = {
   SERVER_BUSY: [503, 'Too many concurrent renders; retry shortly.'],
 
   // Consumer gateway ({consumer_url}/api/v1 and the site's direct endpoints): lower case, same envelope.
-  invalid_body: [400, 'The gateway accepts JSON bodies only (Content-Type: application/json).'],
+  invalid_body: [400, 'The request body is not what this endpoint accepts.'],
   missing_api_key: [401, 'Send your API key in the X-API-Key header.'],
   invalid_api_key: [401, 'The API key is not recognised, revoked or malformed.'],
   studio_required: [402, 'An active Studio pack is required to use the API.'],
@@ -61,10 +61,18 @@ export const ERRORS = {
   output_too_large: [413, 'The rendered file is larger than 10 MB; request PNG or a smaller outputWidth.'],
   multipart_not_supported: [415, 'The gateway accepts JSON only; send images as logoBase64 or backgroundImageBase64.'],
   idempotency_key_reused: [422, 'This Idempotency-Key was used with a different request.'],
-  rate_limited: [429, 'Too many requests for this call type; retry after the time in Retry-After.'],
+  rate_limited: [429, 'Too many requests this minute; retry after Retry-After seconds.'],
   store_unavailable: [503, 'The account store is unavailable; retry shortly.'],
   engine_unavailable: [503, 'No rendering engine is reachable; retry shortly.'],
   engine_timeout: [504, 'The rendering engine did not answer in time.'],
+
+  // The site's admin API (loopback only) and the operator CLI.
+  customer_not_found: [404, 'No customer with that id.'],
+  pack_not_found: [404, 'No pack with that id.'],
+  api_key_not_found: [404, 'No API key with that id.'],
+  customer_exists: [409, 'A customer with that e-mail address already exists.'],
+  admin_loopback_only: [403, 'The admin API answers loopback clients only.'],
+  invalid_admin_token: [401, 'Missing or invalid admin token.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -10,11 +10,40 @@ export interface KeyOwner {
   keyId: string;
 }
 
+/** `now` for everything time-dependent (pack expiry, reservation expiry, cache ages); injectable in tests. */
+export type Clock = () => Date;
+
+export interface Customer {
+  id: string;
+  email: string;
+  createdAt: Date;
+}
+
+/** An API key as the operator sees it: never the key or its hash. */
+export interface ApiKeyInfo {
+  id: string;
+  customerId: string;
+  /** The key's first characters, for telling keys apart. */
+  start: string;
+  name: string | null;
+  createdAt: Date;
+  /** Updated at most once a minute. */
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** A key just issued: the only time its plaintext exists outside the customer's hands. */
+export interface IssuedKey extends ApiKeyInfo {
+  key: string;
+}
+
 export interface Pack {
   id: string;
   customerId: string;
   /** Credits the pack granted when bought. */
   credits: number;
+  /** Credits of this pack not yet reserved or spent. */
+  remaining: number;
   purchasedAt: Date;
   refundedAt: Date | null;
   /** purchasedAt + 12 months: the pack is active strictly before this instant. */
@@ -25,6 +54,9 @@ export interface Pack {
 export interface Reservation {
   id: string;
   customerId: string;
+  /** The pack the credit was drawn from, and is given back to on release. */
+  packId: string;
+  /** A hold still open after this is released by the sweeper. */
   expiresAt: Date;
 }
 
@@ -34,6 +66,49 @@ export interface CreditBalance {
   /** Credits held by reservations not yet committed or released. */
   reserved: number;
 }
+
+export interface GrantPackInput {
+  customerId: string;
+  credits: number;
+  /** Default: now. */
+  purchasedAt?: Date;
+  /** Grants once per key (e.g. a checkout session): a repeat returns the pack already granted. */
+  idempotencyKey?: string;
+}
+
+export type LedgerKind = 'grant' | 'reserve' | 'commit' | 'release' | 'expire' | 'refund';
+
+/**
+ * One credit movement. Over a pack's entries, remainingChange sums to its remaining credits; over a
+ * customer's, heldChange sums to the credits on hold. `expire` is a release by the sweeper.
+ */
+export interface LedgerEntry {
+  id: string;
+  kind: LedgerKind;
+  packId: string;
+  reservationId: string | null;
+  remainingChange: number;
+  heldChange: number;
+  createdAt: Date;
+}
+
+/** A response kept for an Idempotency-Key, replayed as it was. */
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+/**
+ * What to do with a request carrying an Idempotency-Key: run it (`started`, the key is now held), answer
+ * the stored response (`replay`), refuse it while the first is still running (`in_progress`), or refuse
+ * it because the key came with a different request (`reused`).
+ */
+export type IdempotencyStart =
+  | { outcome: 'started' }
+  | { outcome: 'replay'; response: StoredResponse }
+  | { outcome: 'in_progress' }
+  | { outcome: 'reused' };
 
 export interface Accounts {
   /**
@@ -50,5 +125,37 @@ export interface Accounts {
   /** Returns a held credit. Idempotent per reservation; a committed one stays committed. */
   releaseCredit(reservationId: string): Promise<void>;
   balance(customerId: string, now?: Date): Promise<CreditBalance>;
+
+  // Customers, keys and packs (the operator CLI and admin API; checkout next).
+  createCustomer(email: string): Promise<Customer>;
+  customer(customerId: string): Promise<Customer | null>;
+  customerByEmail(email: string): Promise<Customer | null>;
+  /** A new key for the customer; the returned plaintext is never stored. Several keys may be active. */
+  issueKey(customerId: string, options?: { name?: string }): Promise<IssuedKey>;
+  /** Revokes the key (idempotent) and tells every instance to forget it. */
+  revokeKey(keyId: string): Promise<ApiKeyInfo>;
+  listKeys(customerId: string): Promise<ApiKeyInfo[]>;
+  grantPack(input: GrantPackInput): Promise<Pack>;
+  /** Marks the pack refunded (idempotent); its remaining credits leave the balance. */
+  refundPack(packId: string, now?: Date): Promise<Pack>;
+  listPacks(customerId: string): Promise<Pack[]>;
+  /** The customer's credit movements, newest first. */
+  ledger(customerId: string, limit?: number): Promise<LedgerEntry[]>;
+  /** Releases holds past their expiry (a crashed instance's); returns how many. Safe on several instances. */
+  sweepExpiredReservations(now?: Date): Promise<number>;
+
+  // Idempotency-Key records of server AI.
+  /** `requestHash`: SHA-256 of what identifies the request (see `hashRequest`). */
+  beginIdempotent(customerId: string, key: string, requestHash: Uint8Array, now?: Date): Promise<IdempotencyStart>;
+  /** Stores the outcome of a started key for its retries. */
+  completeIdempotent(customerId: string, key: string, response: StoredResponse): Promise<void>;
+  /** Forgets a started key (an engine failure or timeout) so a retry runs again. */
+  abandonIdempotent(customerId: string, key: string): Promise<void>;
+  /** Deletes records older than 24 hours; returns how many. */
+  pruneIdempotency(now?: Date): Promise<number>;
+
+  /** Whether revocations from other instances arrive by Redis pub/sub (`off`: no REDIS_URL). */
+  keyRevocationFeed(): 'off' | 'listening' | 'down';
+  /** Closes the Redis connections and waits for pending writes; the Db stays open (its opener closes it). */
   close(): Promise<void>;
 }

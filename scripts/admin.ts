@@ -1,0 +1,223 @@
+/**
+ * The operator's command line for the account store:
+ *
+ *   npm run -s admin -- <command> [options] [--json]
+ *
+ * It works on the store the configuration names (DATABASE_URL, else the PGlite directory in QR_DATA_DIR).
+ * A PGlite directory has one writer: while a site holds it, the command goes to that site's admin API on
+ * loopback with the token the site keeps in the data directory; otherwise the CLI opens the store itself.
+ * With DATABASE_URL it always opens the store itself (PostgreSQL has many writers), and revocations are
+ * broadcast over REDIS_URL like a site's.
+ */
+import { parseArgs } from 'node:util';
+import { type Config, loadConfig } from '../src/config.js';
+import { isApiError } from '../src/errors.js';
+import { readAdminToken } from '../src/site/admin-access.js';
+import { ADMIN_COMMANDS, type AdminCommand, adminPath, runAdminCommand } from '../src/site/admin-routes.js';
+import { DataDirBusyError, type LockHolder, readDataDirLock } from '../src/store/data-dir-lock.js';
+
+const USAGE = `usage: npm run -s admin -- <command> [options] [--json]
+  customer create --email <address>
+  pack grant      --customer <id> --credits <n> [--purchased-at <ISO 8601>]
+  pack refund     --id <pack id>
+  key issue       --customer <id> [--name <label>]      prints the key, once
+  key revoke      --id <key id>
+  key list        --customer <id>
+  credits         --customer <id>                        available, reserved and the latest ledger entries
+  quickstart      [--email <address>] [--credits <n>]    a customer, a test pack and a key in one go
+--json prints exactly one JSON object (the result, or {success:false, error, code}).
+The store: DATABASE_URL, else the PGlite directory in QR_DATA_DIR (default ./data).`;
+
+/** Each command's flags (as typed) and whether they are required; a flag's body field is its camelCase. */
+const FLAGS: Record<AdminCommand, Record<string, 'required' | 'optional'>> = {
+  'customer create': { email: 'required' },
+  'pack grant': { customer: 'required', credits: 'required', 'purchased-at': 'optional' },
+  'pack refund': { id: 'required' },
+  'key issue': { customer: 'required', name: 'optional' },
+  'key revoke': { id: 'required' },
+  'key list': { customer: 'required' },
+  credits: { customer: 'required' },
+  quickstart: { email: 'optional', credits: 'optional' },
+};
+const NUMERIC_FLAGS = new Set(['credits']);
+/** How long to wait for a site that holds the directory but has not yet announced its admin API. */
+const SITE_STARTING_WAIT_MS = 10_000;
+
+type Json = Record<string, unknown>;
+
+interface Failure {
+  error: string;
+  code?: string;
+  field?: string;
+}
+
+class CommandFailed extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.error);
+  }
+}
+
+function usage(message: string): never {
+  console.error(`${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+function readArgs() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        email: { type: 'string' },
+        customer: { type: 'string' },
+        credits: { type: 'string' },
+        'purchased-at': { type: 'string' },
+        id: { type: 'string' },
+        name: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+    });
+  } catch (e) {
+    return usage((e as Error).message);
+  }
+}
+
+function parseCommandLine(): { command: AdminCommand; body: Json; json: boolean } {
+  const { values, positionals } = readArgs();
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const command = ADMIN_COMMANDS.find((c) => c === positionals.join(' '));
+  if (command === undefined)
+    return usage(positionals.length ? `Unknown command "${positionals.join(' ')}".` : 'No command.');
+  const flags = FLAGS[command];
+  const body: Json = {};
+  for (const [flag, value] of Object.entries(values)) {
+    if (flag === 'json' || flag === 'help') continue;
+    if (!(flag in flags)) return usage(`${command} takes no --${flag}.`);
+    const field = flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    // A number when it is one; anything else goes as typed, for the command to refuse with its reason.
+    body[field] = NUMERIC_FLAGS.has(flag) && /^\d{1,15}$/.test(String(value)) ? Number(value) : value;
+  }
+  for (const [flag, need] of Object.entries(flags))
+    if (need === 'required' && values[flag as keyof typeof values] === undefined)
+      return usage(`${command} needs --${flag}.`);
+  return { command, body, json: values.json === true };
+}
+
+/** The site holding the directory, once it has announced its admin port; null when no site holds it. */
+async function runningSite(dataDir: string): Promise<(LockHolder & { adminPort: number }) | null> {
+  const deadline = Date.now() + SITE_STARTING_WAIT_MS;
+  for (;;) {
+    const holder = readDataDirLock(dataDir);
+    if (holder === null || holder.role !== 'site') return null;
+    if (holder.adminPort !== undefined) return { ...holder, adminPort: holder.adminPort };
+    if (Date.now() > deadline)
+      throw new CommandFailed({
+        error: `A site (pid ${holder.pid}) holds ${dataDir} but has not opened its admin API; retry once it has started.`,
+      });
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function throughSite(
+  dataDir: string,
+  site: LockHolder & { adminPort: number },
+  command: AdminCommand,
+  body: Json,
+): Promise<Json> {
+  const url = `http://127.0.0.1:${site.adminPort}${adminPath(command)}`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${readAdminToken(dataDir)}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new CommandFailed({
+      error: `The site (pid ${site.pid}) holds ${dataDir}, but its admin API at ${url} did not answer (${(e as Error).cause ?? (e as Error).message}).`,
+    });
+  }
+  const answer = (await response.json()) as Json;
+  if (!response.ok) throw new CommandFailed(answer as unknown as Failure);
+  return answer;
+}
+
+async function inThisProcess(config: Config, command: AdminCommand, body: Json): Promise<Json> {
+  // Loaded only here: a command that goes through the site needs neither the drivers nor Redis.
+  const { createAccounts, resolvePepper } = await import('../src/accounts/index.js');
+  const { openStore } = await import('../src/store/open.js');
+  const { databaseUrl, dataDir, schema, keyPepper } = config.store;
+  const pepper = resolvePepper({ pepper: keyPepper, dataDir, databaseUrl });
+  const db = await openStore({ databaseUrl, dataDir, schema, role: 'cli', poolSize: 2 });
+  const accounts = createAccounts(db, { pepper, redisUrl: config.redisUrl, log: (m) => console.error(m) });
+  try {
+    return await runAdminCommand(accounts, command, body);
+  } finally {
+    await accounts.close();
+    await db.close();
+  }
+}
+
+async function execute(config: Config, command: AdminCommand, body: Json): Promise<Json> {
+  const { databaseUrl, dataDir } = config.store;
+  if (databaseUrl !== undefined) return inThisProcess(config, command, body);
+  const site = await runningSite(dataDir);
+  if (site !== null) return throughSite(dataDir, site, command, body);
+  try {
+    return await inThisProcess(config, command, body);
+  } catch (e) {
+    // A site started between our look at the lock and our opening the directory.
+    if (e instanceof DataDirBusyError && e.holder?.role === 'site') {
+      const started = await runningSite(dataDir);
+      if (started !== null) return throughSite(dataDir, started, command, body);
+    }
+    throw e;
+  }
+}
+
+const show = (v: unknown): string => (v instanceof Date ? v.toISOString() : v === null ? '-' : String(v));
+
+function human(result: Json): string {
+  const lines: string[] = [];
+  for (const [name, value] of Object.entries(result)) {
+    if (!Array.isArray(value)) {
+      lines.push(`${name.padEnd(12)} ${show(value)}`);
+      continue;
+    }
+    lines.push(`${name}: ${value.length === 0 ? '(none)' : ''}`);
+    for (const item of value as Json[])
+      lines.push(
+        `  ${Object.entries(item)
+          .map(([k, v]) => `${k}=${show(v)}`)
+          .join('  ')}`,
+      );
+  }
+  if (typeof result.key === 'string') lines.push('', 'The key is shown only now: store it somewhere safe.');
+  return lines.join('\n');
+}
+
+function failure(e: unknown): Failure {
+  if (e instanceof CommandFailed) return e.failure;
+  if (isApiError(e)) return e.toBody();
+  return { error: (e as Error).message };
+}
+
+const { command, body, json } = parseCommandLine();
+let config: Config;
+try {
+  config = loadConfig(process.env);
+} catch (e) {
+  usage((e as Error).message);
+}
+try {
+  const result = await execute(config, command, body);
+  console.log(json ? JSON.stringify(result) : human(result));
+} catch (e) {
+  const f = failure(e);
+  if (json) console.log(JSON.stringify({ success: false, ...f }));
+  else console.error(`${f.code ? `${f.code}: ` : ''}${f.error}${f.field ? ` (${f.field})` : ''}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,88 @@
+import type { Db } from '../store/index.js';
+import { balance, commitCredit, releaseCredit, reserveCredit, sweepExpiredReservations } from './credits.js';
+import { createCustomer, findCustomerByEmail, getCustomer, requireCustomer } from './customers.js';
+import { abandonIdempotent, beginIdempotent, completeIdempotent, pruneIdempotency } from './idempotency.js';
+import { KeyVerifier } from './key-verifier.js';
+import { issueKey, listKeys, revokeKey } from './keys.js';
+import { listLedger } from './ledger.js';
+import { activePack, grantPack, listPacks, refundPack } from './packs.js';
+import type { Accounts, Clock } from './types.js';
+
+export interface AccountsOptions {
+  /** The secret API keys are hashed with (see `resolvePepper`). */
+  pepper: Uint8Array;
+  /** Default: the system clock. */
+  clock?: Clock;
+  /** REDIS_URL: revocations broadcast by pub/sub, so caches may keep keys longer. */
+  redisUrl?: string;
+  /** How long a hold lasts before the sweeper releases it; longer than any AI call (45 s). Default 2 min. */
+  reservationTtlMs?: number;
+  /** A `running` Idempotency-Key older than this is taken over by a retry. Default: reservationTtlMs. */
+  idempotencyLeaseMs?: number;
+  /** Key cache TTL without a live pub/sub subscription. Default 1 s: the revocation promise. */
+  keyCacheTtlMs?: number;
+  /** Key cache TTL while revocations arrive by pub/sub. Default 10 s. */
+  keyCacheTtlWithRedisMs?: number;
+  /** Key cache size. Default 10,000. */
+  keyCacheEntries?: number;
+  log?: (message: string) => void;
+}
+
+/** Ledger entries `ledger()` returns when not told how many. */
+const DEFAULT_LEDGER_LIMIT = 50;
+
+/** The account store on a Db (PGlite or PostgreSQL). Closing it leaves the Db open. */
+export function createAccounts(db: Db, options: AccountsOptions): Accounts {
+  const clock = options.clock ?? (() => new Date());
+  const reservationTtlMs = options.reservationTtlMs ?? 120_000;
+  const leaseMs = options.idempotencyLeaseMs ?? reservationTtlMs;
+  const verifier = new KeyVerifier(db, {
+    pepper: options.pepper,
+    clock,
+    redisUrl: options.redisUrl,
+    cacheTtlMs: options.keyCacheTtlMs ?? 1000,
+    cacheTtlWithFeedMs: options.keyCacheTtlWithRedisMs ?? 10_000,
+    cacheEntries: options.keyCacheEntries ?? 10_000,
+    log: options.log ?? ((m) => console.warn(m)),
+  });
+
+  return {
+    verifyKey: (plaintext) => verifier.verify(plaintext),
+    activePack: (customerId, now = clock()) => activePack(db, customerId, now),
+    reserveCredit: (customerId, now = clock()) => reserveCredit(db, customerId, now, reservationTtlMs),
+    commitCredit: (reservationId) => commitCredit(db, reservationId, clock()),
+    releaseCredit: (reservationId) => releaseCredit(db, reservationId, clock()),
+    balance: (customerId, now = clock()) => balance(db, customerId, now),
+
+    createCustomer: (email) => createCustomer(db, email, clock()),
+    customer: (customerId) => getCustomer(db, customerId),
+    customerByEmail: (email) => findCustomerByEmail(db, email),
+    issueKey: (customerId, { name } = {}) => issueKey(db, options.pepper, customerId, name, clock()),
+    async revokeKey(keyId) {
+      const { info, digest } = await revokeKey(db, keyId, clock());
+      verifier.revoked(digest);
+      return info;
+    },
+    listKeys: (customerId) => listKeys(db, customerId),
+    grantPack: (input) => grantPack(db, input, clock()),
+    refundPack: (packId, now = clock()) => refundPack(db, packId, now),
+    async listPacks(customerId) {
+      await requireCustomer(db, customerId);
+      return listPacks(db, customerId);
+    },
+    async ledger(customerId, limit = DEFAULT_LEDGER_LIMIT) {
+      await requireCustomer(db, customerId);
+      return listLedger(db, customerId, limit);
+    },
+    sweepExpiredReservations: (now = clock()) => sweepExpiredReservations(db, now),
+
+    beginIdempotent: (customerId, key, requestHash, now = clock()) =>
+      beginIdempotent(db, customerId, key, requestHash, now, leaseMs),
+    completeIdempotent: (customerId, key, response) => completeIdempotent(db, customerId, key, response),
+    abandonIdempotent: (customerId, key) => abandonIdempotent(db, customerId, key),
+    pruneIdempotency: (now = clock()) => pruneIdempotency(db, now),
+
+    keyRevocationFeed: () => verifier.feedState(),
+    close: () => verifier.close(),
+  };
+}

@@ -1,0 +1,34 @@
+import type { Accounts } from './types.js';
+
+/**
+ * The site's housekeeping: releases expired credit holds and prunes day-old Idempotency-Key records,
+ * every `intervalMs`. Several instances may run it at once (both are safe to repeat). Returns the stop.
+ */
+export function startMaintenance(
+  accounts: Accounts,
+  {
+    intervalMs = 30_000,
+    log = (m: string) => console.warn(m),
+  }: { intervalMs?: number; log?: (m: string) => void } = {},
+): () => Promise<void> {
+  let running: Promise<void> = Promise.resolve();
+  let failing = false;
+  const tick = () => {
+    running = (async () => {
+      try {
+        await accounts.sweepExpiredReservations();
+        await accounts.pruneIdempotency();
+        failing = false;
+      } catch (e) {
+        if (!failing) log(`accounts maintenance failed (retried every ${intervalMs} ms): ${(e as Error).message}`);
+        failing = true;
+      }
+    })();
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

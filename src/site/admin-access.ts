@@ -1,0 +1,61 @@
+import { isIPv4, isIPv6 } from 'node:net';
+import { ApiError } from '../errors.js';
+import { makeSecretCheck } from '../http/auth.js';
+// The modules themselves rather than the store's index: the CLI reads the token without loading the drivers.
+import { isMemoryDataDir, readDataDirSecret, replaceSecret } from '../store/data-dir.js';
+import { announceAdminPort } from '../store/data-dir-lock.js';
+
+/** The admin token's file in the data directory (mode 0600). */
+export const ADMIN_TOKEN_FILE = 'admin-token';
+
+/** A client address is loopback: 127.0.0.0/8 or ::1, also in IPv4-mapped or uncompressed IPv6 form. */
+export function isLoopbackAddress(address: string): boolean {
+  if (isIPv4(address)) return address.startsWith('127.');
+  if (!isIPv6(address)) return false;
+  // The URL parser writes IPv6 in its shortest form: uWS's 0000:…:0001 becomes ::1, ::ffff:127.0.0.1 ::ffff:7f00:1.
+  const canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  if (canonical === '::1') return true;
+  const mapped = /^::ffff:([0-9a-f]{1,4}):[0-9a-f]{1,4}$/.exec(canonical);
+  return mapped !== null && Number.parseInt(mapped[1]!, 16) >> 8 === 127;
+}
+
+export interface AdminRequestOrigin {
+  /** The client's address as the server saw it (uWS: `res.getRemoteAddressAsText()`). */
+  remoteAddress: string;
+  /** The Authorization header: `Bearer <token>`. */
+  authorization: string | undefined;
+}
+
+export interface AdminAccess {
+  /** Throws admin_loopback_only (403) or invalid_admin_token (401) unless the request may use the admin API. */
+  check(origin: AdminRequestOrigin): void;
+}
+
+/**
+ * Opens the admin API of a site that listens on `port`: a fresh token for this run is written to the
+ * data directory (mode 0600; only who can read that directory can use the API), then the port is
+ * recorded in the PGlite lock so the CLI goes through this site rather than opening the directory. Call
+ * it once the site listens. With a memory:// data directory there is nowhere to keep a token: closed.
+ *
+ * Loopback is a second fence, not the guard: a reverse proxy on the same host makes every request
+ * loopback, so it should not forward /admin/.
+ */
+export function openAdminAccess(dataDir: string, port: number): AdminAccess {
+  if (isMemoryDataDir(dataDir)) return { check: () => refuseToken() };
+  const tokenMatches = makeSecretCheck(replaceSecret(dataDir, ADMIN_TOKEN_FILE));
+  announceAdminPort(dataDir, port);
+  return {
+    check({ remoteAddress, authorization }) {
+      if (!isLoopbackAddress(remoteAddress)) throw new ApiError('admin_loopback_only');
+      const token = /^Bearer (\S+)$/i.exec(authorization ?? '')?.[1];
+      if (!tokenMatches(token)) refuseToken();
+    },
+  };
+}
+
+function refuseToken(): never {
+  throw new ApiError('invalid_admin_token', { headers: { 'WWW-Authenticate': 'Bearer' } });
+}
+
+/** The running site's admin token, for the CLI. */
+export const readAdminToken = (dataDir: string): string => readDataDirSecret(dataDir, ADMIN_TOKEN_FILE);

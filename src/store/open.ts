@@ -1,0 +1,67 @@
+import { join } from 'node:path';
+import type { Db } from './db.js';
+import { isMemoryDataDir } from './data-dir.js';
+import { type LockRole, lockDataDir } from './data-dir-lock.js';
+import { migrate } from './migrate.js';
+import { openPglite } from './pglite.js';
+import { openPostgres } from './postgres.js';
+
+export interface StoreOptions {
+  /** PostgreSQL connection URL; unset, the embedded PGlite under `dataDir`. */
+  databaseUrl?: string;
+  /** QR_DATA_DIR: PGlite keeps its files in `<dataDir>/pglite`; `memory://` keeps nothing. */
+  dataDir: string;
+  /** PostgreSQL only: the schema to work in (created if missing); unset, the server's default. */
+  schema?: string;
+  /** PostgreSQL only: connections in the pool. */
+  poolSize?: number;
+  /** Who holds the PGlite directory's lock while the store is open. */
+  role?: LockRole;
+}
+
+/**
+ * Opens the store the configuration names and brings its schema up to date. A PGlite directory is locked
+ * for this process until `close()`: a second opener gets DataDirBusyError.
+ */
+export async function openStore(options: StoreOptions): Promise<Db> {
+  if (options.databaseUrl !== undefined) {
+    const db = openPostgres(options.databaseUrl, { schema: options.schema, poolSize: options.poolSize });
+    try {
+      await migrate(db, { schema: options.schema });
+    } catch (e) {
+      await db.close();
+      throw e;
+    }
+    return db;
+  }
+  if (isMemoryDataDir(options.dataDir)) {
+    const db = await openPglite(options.dataDir);
+    await migrate(db);
+    return db;
+  }
+  const release = lockDataDir(options.dataDir, options.role ?? 'site');
+  let db: Db;
+  try {
+    db = await openPglite(join(options.dataDir, 'pglite'));
+  } catch (e) {
+    release();
+    throw e;
+  }
+  try {
+    await migrate(db);
+  } catch (e) {
+    await db.close();
+    release();
+    throw e;
+  }
+  return {
+    ...db,
+    async close() {
+      try {
+        await db.close();
+      } finally {
+        release();
+      }
+    },
+  };
+}
