@@ -1,8 +1,8 @@
 import { loadConfig } from './config.js';
-import { startService } from './server.js';
+import { startRoles } from './roles.js';
 
 try {
-  const running = await startService(loadConfig());
+  const running = await startRoles(loadConfig());
   const stop = () => {
     void running.close().then(() => process.exit(0));
   };

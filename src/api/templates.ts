@@ -30,7 +30,9 @@ const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,
  */
 function linkBase(service: Service, ctx: RequestContext): string {
   if (service.config.publicBaseUrl !== undefined) return service.config.publicBaseUrl;
-  const host = ctx.headers.host;
+  // A relay comes from the consumer site, whose own host the client knows (it serves the previews too);
+  // from anyone else the header is not trusted.
+  const host = (ctx.customerId !== undefined && ctx.headers['x-forwarded-host']) || ctx.headers.host;
   return host !== undefined && HOST.test(host) ? `http://${host}` : '';
 }
 

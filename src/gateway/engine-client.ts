@@ -21,7 +21,8 @@ export interface RelayCall {
   path: string;
   headers: Record<string, string>;
   body: Uint8Array;
-  customerId: string;
+  /** Whom the call is for; undefined for the engine's public routes, which are relayed unsigned. */
+  customerId: string | undefined;
   signal: AbortSignal;
 }
 
@@ -34,24 +35,29 @@ export class EngineClient {
 
   constructor(
     origins: string[],
-    private readonly secret: string,
+    private readonly secrets: readonly string[],
     private readonly timeoutMs: number,
   ) {
     this.pool = new BalancedPool(origins, { connections: 64, pipelining: 1 });
   }
 
   async relay(call: RelayCall): Promise<Relayed> {
-    const headers: Record<string, string> = signRelay({
-      secret: this.secret,
-      method: call.method,
-      pathWithQuery: call.path,
-      body: call.body,
-      customerId: call.customerId,
-    });
+    const headers: Record<string, string> =
+      call.customerId === undefined
+        ? {}
+        : signRelay({
+            secret: this.secrets,
+            method: call.method,
+            pathWithQuery: call.path,
+            body: call.body,
+            customerId: call.customerId,
+          });
     for (const name of FORWARDED_REQUEST_HEADERS) {
       const v = call.headers[name];
       if (v !== undefined) headers[name] = v;
     }
+    // Links the engine writes (template previews) must point at the site the client called.
+    if (call.headers.host !== undefined) headers['x-forwarded-host'] = call.headers.host;
     try {
       const res = await this.pool.request({
         method: call.method,

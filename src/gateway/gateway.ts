@@ -1,3 +1,4 @@
+import { hashRequest, isValidIdempotencyKey } from '../accounts/index.js';
 import type { Accounts, KeyOwner } from '../accounts/types.js';
 import type { SiteSettings } from '../config.js';
 import { ApiError, isApiError } from '../errors.js';
@@ -18,6 +19,8 @@ const EMPTY = new Uint8Array(0);
 
 /** The direct consumer endpoint: the gateway's AI call without the version prefix, same key and credits. */
 const DIRECT_SERVER_AI = '/api/qr/ai/generate/server';
+/** The engine's public preview route, served by the site too because the template list links to it. */
+const TEMPLATE_PREVIEW = '/api/qr/templates/:id/preview';
 
 /** The /api/v1 routes and the site's direct server-AI endpoint. */
 export function gatewayRoutes(deps: GatewayDeps): Route[] {
@@ -33,6 +36,25 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
   }));
   const ai = GATEWAY_ROUTES.find((r) => r.spendsCredit)!;
   routes.push({ ...routes[GATEWAY_ROUTES.indexOf(ai)]!, path: DIRECT_SERVER_AI });
+  routes.push({
+    method: 'GET',
+    path: TEMPLATE_PREVIEW,
+    auth: 'public',
+    doc: {
+      summary: "A template's preview PNG, as the engine serves it: public, for <img> tags (the list links here).",
+      response: 'The PNG.',
+      produces: ['image/png'],
+    },
+    handler: async (ctx) => {
+      const path = TEMPLATE_PREVIEW.replace(':id', encodeURIComponent(ctx.params.id!));
+      const call = { method: 'GET' as const, path, headers: ctx.headers, body: EMPTY, customerId: undefined };
+      await forward(
+        ctx,
+        await deps.engine.relay({ ...call, signal: ctx.reply.abort.signal }),
+        deps.settings.maxOutputBytes,
+      );
+    },
+  });
   return routes;
 }
 
@@ -56,7 +78,7 @@ async function relayRoute(deps: GatewayDeps, route: GatewayRoute, ctx: RequestCo
     customerId: owner.customerId,
     signal: ctx.reply.abort.signal,
   };
-  if (route.spendsCredit) await relaySpendingCredit(deps, owner, ctx, call);
+  if (route.spendsCredit) await relayServerAi(deps, owner, ctx, call);
   else await forward(ctx, await deps.engine.relay(call), deps.settings.maxOutputBytes);
 }
 
@@ -122,16 +144,74 @@ async function readAll(r: Relayed, maxOutputBytes: number): Promise<Uint8Array> 
   return Buffer.concat(chunks);
 }
 
+/** What a server-AI call answers, kept whole so a retry with the same Idempotency-Key can be given it again. */
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
 /**
- * Server AI: one credit held before the engine is asked, spent only when a design comes back to a client
- * that is still there, given back on any failure or abort.
+ * Outcomes a retry must get again: successes and the engine's refusals of the request itself. Not stored:
+ * failures of the moment (5xx, a timeout, a rate limit, no credits yet), after which a retry runs afresh.
  */
-async function relaySpendingCredit(
-  deps: GatewayDeps,
-  owner: KeyOwner,
-  ctx: RequestContext,
-  call: RelayCall,
-): Promise<void> {
+const isFinal = (status: number): boolean => status < 500 && status !== 402 && status !== 409 && status !== 429;
+
+const sendAnswer = (ctx: RequestContext, a: Answer) => ctx.reply.send(a.status, a.headers, a.body);
+
+/**
+ * Server AI under an optional Idempotency-Key: a retry of a finished call gets the stored answer and
+ * spends nothing; a retry while the first still runs is told to wait; the key sent with another body is
+ * refused.
+ */
+async function relayServerAi(deps: GatewayDeps, owner: KeyOwner, ctx: RequestContext, call: RelayCall): Promise<void> {
+  const { accounts } = deps;
+  const key = ctx.headers['idempotency-key'];
+  if (key === undefined) {
+    sendAnswer(ctx, await spendCredit(deps, owner, ctx, call));
+    return;
+  }
+  if (!isValidIdempotencyKey(key)) {
+    throw new ApiError('invalid_body', {
+      message: 'Idempotency-Key must be 1 to 255 printable ASCII characters without spaces.',
+      field: 'Idempotency-Key',
+    });
+  }
+  const hash = hashRequest(call.method, call.path, call.body);
+  const start = await fromStore(() => accounts.beginIdempotent(owner.customerId, key, hash));
+  if (start.outcome === 'replay') {
+    sendAnswer(ctx, { ...start.response, headers: { ...start.response.headers, 'Idempotent-Replayed': 'true' } });
+    return;
+  }
+  if (start.outcome === 'in_progress')
+    throw new ApiError('idempotency_in_progress', { headers: { 'Retry-After': '1' } });
+  if (start.outcome === 'reused') throw new ApiError('idempotency_key_reused', { field: 'Idempotency-Key' });
+  let answer: Answer;
+  try {
+    answer = await spendCredit(deps, owner, ctx, call);
+  } catch (e) {
+    if (isApiError(e) && isFinal(e.status)) {
+      const refusal = { status: e.status, headers: e.headers, body: Buffer.from(JSON.stringify(e.toBody())) };
+      await fromStore(() => accounts.completeIdempotent(owner.customerId, key, refusal));
+    } else {
+      await fromStore(() => accounts.abandonIdempotent(owner.customerId, key)).catch(() => {});
+    }
+    throw e;
+  }
+  if (isFinal(answer.status) && !ctx.reply.aborted) {
+    await fromStore(() => accounts.completeIdempotent(owner.customerId, key, answer));
+  } else {
+    await fromStore(() => accounts.abandonIdempotent(owner.customerId, key));
+  }
+  sendAnswer(ctx, answer);
+}
+
+/**
+ * One credit held before the engine is asked, spent only when a design comes back to a client that is
+ * still there, given back on any failure or abort. A commit that fails after a design came back answers
+ * 503 and gives the credit back: the customer retries and pays once.
+ */
+async function spendCredit(deps: GatewayDeps, owner: KeyOwner, ctx: RequestContext, call: RelayCall): Promise<Answer> {
   const { accounts, settings } = deps;
   const reservation = await fromStore(() => accounts.reserveCredit(owner.customerId));
   if (reservation === null) throw paymentRequired('out_of_api_credits', settings);
@@ -139,20 +219,17 @@ async function relaySpendingCredit(
   try {
     const r = await deps.engine.relay(call);
     const bytes = await readAll(r, settings.maxOutputBytes);
-    if (r.status !== 200 || ctx.reply.aborted) {
-      ctx.reply.send(r.status, r.headers, bytes);
-      return;
-    }
+    if (r.status !== 200 || ctx.reply.aborted) return { status: r.status, headers: r.headers, body: bytes };
     const balance = await fromStore(() => accounts.commitCredit(reservation.id));
     spent = true;
-    if ((r.headers['content-type'] ?? '').startsWith('application/json')) {
-      const answer = JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>;
-      // The body is no longer the engine's, so neither is its ETag.
-      const { etag: _, ...headers } = r.headers;
-      ctx.reply.json(200, { ...answer, creditsRemaining: balance.available }, headers);
-    } else {
-      ctx.reply.send(200, { ...r.headers, 'X-Credits-Remaining': String(balance.available) }, bytes);
-    }
+    const remaining = String(balance.available);
+    if (!(r.headers['content-type'] ?? '').startsWith('application/json'))
+      return { status: 200, headers: { ...r.headers, 'X-Credits-Remaining': remaining }, body: bytes };
+    const answer = JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>;
+    // The body is no longer the engine's, so neither is its ETag.
+    const { etag: _, ...headers } = r.headers;
+    const body = Buffer.from(JSON.stringify({ ...answer, creditsRemaining: balance.available }));
+    return { status: 200, headers: { ...headers, 'X-Credits-Remaining': remaining }, body };
   } finally {
     if (!spent) {
       await fromStore(() => accounts.releaseCredit(reservation.id)).catch(() => {

@@ -9,6 +9,8 @@ export interface RequestContext {
   /** Lower-cased header names. */
   headers: Record<string, string>;
   params: Record<string, string>;
+  /** The client's address as the socket saw it (no proxy header is trusted). */
+  remoteAddress: string;
   reply: Reply;
   /** The request body, collected within the route's limit (empty for GET). */
   body: () => Promise<Uint8Array>;

@@ -96,6 +96,7 @@ export function startHttp(
         query: new URLSearchParams(rawQuery),
         headers,
         params: match.params,
+        remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
         reply,
         body: () => body,
         customerId: undefined,
