@@ -1,5 +1,5 @@
 import type { Accounts, KeyOwner } from '../accounts/types.js';
-import { ApiError, isApiError } from '../errors.js';
+import { ApiError, type ErrorCode, isApiError } from '../errors.js';
 import type { SiteSettings } from '../config.js';
 
 /** Where people put keys that we refuse to read them from: they end up in logs, proxies and browser history. */
@@ -39,7 +39,7 @@ export async function authenticate(
 }
 
 /** The 402 answers carry where to read about Studio packs and where to buy one. */
-export const paymentRequired = (code: 'studio_required' | 'out_of_api_credits', settings: SiteSettings): ApiError =>
+export const paymentRequired = (code: ErrorCode, settings: SiteSettings): ApiError =>
   new ApiError(code, { extra: { docs: settings.docsUrl, pricing: settings.pricingUrl } });
 
 /** Every gateway call needs an active Studio pack, not only the ones that spend credits. */
