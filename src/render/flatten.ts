@@ -1,4 +1,4 @@
-import type { Affine } from './scene.js';
+import type { Affine } from '../model/layer.js';
 
 /**
  * Line edges in pixels, four f32 per edge (x0, y0, x1, y1), with their bounding box: what the raster

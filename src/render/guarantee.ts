@@ -1,10 +1,11 @@
+import { luminance, parseHex, toHex, type Rgba } from '../model/color.js';
+import { backgroundColors, weakestContrast, MIN_CONTRAST } from '../model/contrast.js';
+import type { Correction, GradientSpec, RenderAssets, RenderConfig } from '../model/render-config.js';
+import { ECC_LEVELS } from '../model/vocabulary.js';
 import { measure } from '../qr/encode.js';
-import { ECC_LEVELS } from '../qr/types.js';
-import { luminance, parseHex, toHex, type Rgba } from './color.js';
-import { backgroundColors, weakestContrast } from './contrast.js';
 import { renderOnce } from './pipeline.js';
-import type { Correction, GradientSpec, RenderAssets, RenderConfig, RenderOutcome, RenderTask } from './types.js';
-import { MIN_CONTRAST, type Verification } from './verify.js';
+import type { RenderOutcome, RenderTask } from './types.js';
+import type { Verification } from './verify.js';
 
 interface Step {
   config: RenderConfig;

@@ -1,5 +1,5 @@
 import { kernelModule } from '../../wasm/index.js';
-import type { Raster, RgbaRaster } from './raster.js';
+import type { Raster, RgbaRaster } from '../model/raster.js';
 
 /**
  * The exports of our WASM kernel (wasm/assembly/): raster.ts draws, grey.ts reads for the verifier,

@@ -1,27 +1,11 @@
 import { Resvg } from '@resvg/resvg-wasm';
 import type { ModuleGrid } from '../design/grid.js';
+import type { Affine, PathLayer } from '../model/layer.js';
+import type { SolidPaint } from '../model/paint.js';
+import type { IndexedRaster, Raster, RgbaRaster } from '../model/raster.js';
 import { Canvas } from './canvas.js';
-import type { Rgba } from './color.js';
 import { Edges, flattenPath } from './flatten.js';
-import type { SolidPaint } from './paint.js';
-import { multiply, type Affine, type PathLayer, type Scene } from './scene.js';
-
-/** One palette index per pixel: the exact form of a flat, few-colour code. */
-export interface IndexedRaster {
-  kind: 'indexed';
-  width: number;
-  height: number;
-  pixels: Uint8Array;
-  palette: Rgba[];
-}
-/** Straight-alpha RGBA, 4 bytes per pixel. */
-export interface RgbaRaster {
-  kind: 'rgba';
-  width: number;
-  height: number;
-  pixels: Uint8Array;
-}
-export type Raster = IndexedRaster | RgbaRaster;
+import { multiply, type Scene } from './scene.js';
 
 /**
  * Rasterizes a flat scene (whole-module squares, two solid colours) by filling pixel runs: each module

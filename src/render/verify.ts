@@ -1,9 +1,10 @@
 import { defaultReaderOptions, readBarcodes, type ReaderOptions } from 'zxing-wasm/reader';
-import type { FileFormat } from '../schema/qr-config.js';
-import { composite, effectiveContrast, greyLevel, WHITE, type Rgba } from './color.js';
-import type { Layout } from './layout.js';
+import { composite, effectiveContrast, greyLevel, WHITE, type Rgba } from '../model/color.js';
+import { MIN_CONTRAST } from '../model/contrast.js';
+import type { Layout } from '../model/layout.js';
+import type { Raster } from '../model/raster.js';
+import type { FileFormat } from '../model/vocabulary.js';
 import { kernelFor, kernelWith } from './kernel.js';
-import type { Raster } from './raster.js';
 
 /** What the verifier found, returned to the client with every successful render. */
 export interface Verification {
@@ -46,7 +47,6 @@ export interface VerifyInput {
   background: Rgba;
 }
 
-export const MIN_CONTRAST = 4;
 export const MIN_QUIET_ZONE = 4;
 /** Pixels per module in the reduced image; enough for zxing, and a quarter of the work of 6. */
 const REDUCED_MODULE_PX = 3;

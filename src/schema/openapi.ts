@@ -1,6 +1,7 @@
 import { ERRORS } from '../errors.js';
 import type { Route } from '../http/router.js';
-import { FILE_FORMATS, QR_DEFAULTS, qrConfigSchema } from './qr-config.js';
+import { FILE_FORMATS } from '../model/vocabulary.js';
+import { QR_DEFAULTS, qrConfigSchema } from './qr-config.js';
 import { SCHEMAS } from './registry.js';
 
 type Json = Record<string, unknown>;

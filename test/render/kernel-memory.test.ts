@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initWasm } from '../../wasm/index.js';
+import type { RgbaRaster } from '../../src/model/raster.js';
+import type { RenderConfig } from '../../src/model/render-config.js';
 import { encodePng } from '../../src/render/formats/png.js';
 import { kernelFor, release } from '../../src/render/kernel.js';
 import { designScene } from '../../src/render/pipeline.js';
-import { rasterizeScene, type RgbaRaster } from '../../src/render/raster.js';
-import type { RenderConfig } from '../../src/render/types.js';
+import { rasterizeScene } from '../../src/render/raster.js';
 import { scan } from '../../src/render/verify.js';
 import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
+import { initWasm } from '../../wasm/index.js';
 
 beforeAll(initWasm);
 
