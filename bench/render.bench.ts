@@ -18,7 +18,7 @@ import { designScene } from '../src/render/pipeline.js';
 import { rasterizeFlat, rasterizeScene, rasterizeSvg } from '../src/render/raster.js';
 import { buildScene } from '../src/render/scene.js';
 import { sceneToSvg } from '../src/render/svg.js';
-import { verifyRaster } from '../src/render/verify.js';
+import { verifyRaster } from '../src/render/verify/index.js';
 import { QR_DEFAULTS } from '../src/schema/qr-config.js';
 import { initWasm } from '../wasm/index.js';
 

@@ -5,7 +5,7 @@ import { ECC_LEVELS } from '../model/vocabulary.js';
 import { measure } from '../qr/encode.js';
 import { renderOnce } from './pipeline.js';
 import type { RenderOutcome, RenderTask } from './types.js';
-import type { Verification } from './verify.js';
+import type { Verification } from './verify/index.js';
 
 interface Step {
   config: RenderConfig;

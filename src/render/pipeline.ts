@@ -19,7 +19,7 @@ import { rasterizeFlat, rasterizeScene, rasterizeSvg } from './raster.js';
 import { buildScene, type Scene } from './scene.js';
 import { sceneToSvg } from './svg.js';
 import type { RenderSuccess, RenderTask } from './types.js';
-import { verifyRaster, type Verification } from './verify.js';
+import { verifyRaster, type Verification } from './verify/index.js';
 
 /** Budgets of the interface contract: larger outputs are refused as OUTPUT_TOO_COMPLEX. */
 export const BUDGETS = { vectorBytes: 20 * 1024 * 1024, canvasPx: 5120 } as const;

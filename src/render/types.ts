@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../errors.js';
 import type { Correction, RenderAssets, RenderConfig } from '../model/render-config.js';
 import type { EccLevel, FileFormat } from '../model/vocabulary.js';
-import type { Verification } from './verify.js';
+import type { Verification } from './verify/index.js';
 
 export interface RenderTask {
   config: RenderConfig;

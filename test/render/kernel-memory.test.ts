@@ -5,7 +5,7 @@ import { encodePng } from '../../src/render/formats/png.js';
 import { kernelFor, release } from '../../src/render/kernel.js';
 import { designScene } from '../../src/render/pipeline.js';
 import { rasterizeScene } from '../../src/render/raster.js';
-import { scan } from '../../src/render/verify.js';
+import { scan } from '../../src/render/verify/read.js';
 import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
 import { initWasm } from '../../wasm/index.js';
 
