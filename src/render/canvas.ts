@@ -1,4 +1,4 @@
-import type { Edges } from './flatten.js';
+import type { Edges } from './edges.js';
 import { canvasRaster, KERNEL_BASE, kernelForCanvas, reserve, type Kernel } from './kernel.js';
 import type { Affine } from '../model/layer.js';
 import { colorAt, linearEnds, radialCircle, type Paint } from '../model/paint.js';

@@ -4,7 +4,8 @@ import type { Affine, PathLayer } from '../model/layer.js';
 import type { SolidPaint } from '../model/paint.js';
 import type { IndexedRaster, Raster, RgbaRaster } from '../model/raster.js';
 import { Canvas } from './canvas.js';
-import { Edges, flattenPath } from './flatten.js';
+import { Edges } from './edges.js';
+import { flattenPath } from './flatten.js';
 import { multiply, type Scene } from './scene.js';
 
 /**
