@@ -12,7 +12,6 @@ import type { RenderConfig } from '../src/model/render-config.js';
 import { encode } from '../src/qr/encode.js';
 import { encodePng } from '../src/render/formats/png.js';
 import { render } from '../src/render/guarantee.js';
-import { release } from '../src/render/kernel.js';
 import { computeLayout } from '../src/render/layout.js';
 import { designScene } from '../src/render/pipeline.js';
 import { rasterizeFlat, rasterizeScene, rasterizeSvg } from '../src/render/raster.js';
@@ -98,7 +97,7 @@ bench
     rasterizeSvg(svg, 800);
   })
   .add('stage: styled raster, our WASM kernel', () => {
-    release(rasterizeScene(styledScene));
+    rasterizeScene(styledScene).release();
   })
   .add('stage: styled raster, resvg-wasm (reference)', () => {
     rasterizeSvg(styledSvg, 800);

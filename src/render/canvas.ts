@@ -1,5 +1,5 @@
 import type { Edges } from './edges.js';
-import { canvasRaster, KERNEL_BASE, kernelForCanvas, reserve, type Kernel } from './kernel.js';
+import { canvasRaster, KERNEL_BASE, kernelForCanvas, reserve, type Kernel, type ResidentRaster } from './kernel.js';
 import type { Affine } from '../model/layer.js';
 import { colorAt, linearEnds, radialCircle, type Paint } from '../model/paint.js';
 import type { RgbaRaster } from '../model/raster.js';
@@ -173,7 +173,7 @@ export class Canvas {
   }
 
   /** The finished canvas as straight RGBA, left in the kernel's memory where it was drawn (kernel.ts, canvasRaster). */
-  toRaster(): RgbaRaster {
+  toRaster(): ResidentRaster {
     if (!this.opaque) this.k.unpremultiply(this.canvas, this.width * this.height);
     return canvasRaster(this.k, this.canvas, this.width, this.height);
   }

@@ -5,7 +5,7 @@ import { ApiError, contentTooLong } from '../errors.js';
 import { decodeLossy } from '../images/decode.js';
 import { weakestContrast } from '../model/contrast.js';
 import type { Layout } from '../model/layout.js';
-import type { Raster } from '../model/raster.js';
+import type { IndexedRaster, Raster } from '../model/raster.js';
 import type { RenderConfig } from '../model/render-config.js';
 import { FILE_FORMATS, type FileFormat } from '../model/vocabulary.js';
 import { encode } from '../qr/encode.js';
@@ -13,7 +13,7 @@ import { DataTooLongError, type QrSymbol } from '../qr/types.js';
 import { encodeJpg, encodeWebpImage } from './formats/lossy.js';
 import { sceneToPdf } from './formats/pdf.js';
 import { encodePng } from './formats/png.js';
-import { release } from './kernel.js';
+import type { ResidentRaster } from './kernel.js';
 import { computeLayout } from './layout.js';
 import { rasterizeFlat, rasterizeScene, rasterizeSvg } from './raster.js';
 import { buildScene, type Scene } from './scene.js';
@@ -95,20 +95,21 @@ export function checkCanvasBudget(layout: Layout): void {
  * A vector export is checked through resvg instead, which reads the very SVG document delivered (the PDF
  * is written from the same scene), at its own size, as a viewer shows it at 100 %.
  */
-const rasterOf = (d: Designed): Raster => (d.scene.flat ? rasterizeFlat(d.grid, d.scene) : rasterizeScene(d.scene));
+const rasterOf = (d: Designed): IndexedRaster | ResidentRaster =>
+  d.scene.flat ? rasterizeFlat(d.grid, d.scene) : rasterizeScene(d.scene);
 const vectorCheckOf = (d: Designed, svg: string): Raster =>
   d.scene.flat ? rasterizeFlat(d.grid, d.scene) : rasterizeSvg(svg, d.layout.width);
 
 /**
  * The export's bytes and the raster that verifies them: for a raster format the pixels drawn (PNG) or the
  * file decoded again (JPEG, WebP); for a vector format what resvg draws of the very SVG delivered. `drawn`
- * is the raster the kernel drew, left in its memory until it is released.
+ * is the raster the kernel drew, left in its memory: the caller releases it once the file is verified.
  */
 async function writeFile(
   d: Designed,
   format: FileFormat,
   lap: (stage: string) => void,
-): Promise<{ bytes: Uint8Array; checked: Raster; drawn?: Raster }> {
+): Promise<{ bytes: Uint8Array; checked: Raster; drawn?: ResidentRaster }> {
   if (format === 'svg' || format === 'pdf') {
     const svg = sceneToSvg(d.scene);
     checkVectorBudget(svg.length);
@@ -127,7 +128,8 @@ async function writeFile(
         ? await encodeJpg(drawn)
         : await encodeWebpImage(drawn, d.scene.flat);
   lap(format);
-  return { bytes, checked: format === 'png' ? drawn : await decodeLossy(format, bytes), drawn };
+  const checked = format === 'png' ? drawn : await decodeLossy(format, bytes);
+  return { bytes, checked, ...(drawn.kind === 'rgba' && { drawn }) };
 }
 
 /**
@@ -163,7 +165,7 @@ export async function renderOnce(task: RenderTask): Promise<RenderSuccess> {
       background: weakest.background,
     });
   } finally {
-    if (drawn) release(drawn);
+    drawn?.release();
   }
   lap('verify');
 
