@@ -19,7 +19,7 @@ import { rasterizeFlat, rasterizeScene, rasterizeSvg } from './raster.js';
 import { buildScene, type Scene } from './scene.js';
 import { sceneToSvg } from './svg.js';
 import type { RenderSuccess, RenderTask } from './types.js';
-import { verifyRaster, type Verification } from './verify/index.js';
+import { judgeRaster, type Failure, type Verdict } from './verify/index.js';
 
 /** Budgets of the interface contract: larger outputs are refused as OUTPUT_TOO_COMPLEX. */
 export const BUDGETS = { vectorBytes: 20 * 1024 * 1024, canvasPx: 5120 } as const;
@@ -132,12 +132,18 @@ async function writeFile(
   return { bytes, checked, ...(drawn.kind === 'rgba' && { drawn }) };
 }
 
+/** One render and its verification's failures, each with the check that failed. */
+export interface Rendered {
+  success: RenderSuccess;
+  failures: Failure[];
+}
+
 /**
  * Renders one QR export and verifies it: encode → layout → decorations → scene → (svg) → raster → file →
  * verify. Every stage is a pure function of the previous one; this module only orders and times them.
  * Judging the verification, and correcting the design when it fails, is the guarantee's (guarantee.ts).
  */
-export async function renderOnce(task: RenderTask): Promise<RenderSuccess> {
+export async function renderOnce(task: RenderTask): Promise<Rendered> {
   const cfg = task.config;
   const timings: Record<string, number> = {};
   let t = performance.now();
@@ -153,9 +159,9 @@ export async function renderOnce(task: RenderTask): Promise<RenderSuccess> {
   const format = cfg.fileFormat;
 
   const { bytes, checked, drawn } = await writeFile(designed, format, lap);
-  let verification: Verification;
+  let verdict: Verdict;
   try {
-    verification = await verifyRaster({
+    verdict = await judgeRaster({
       raster: checked,
       exact: designed.scene.flat,
       format,
@@ -169,7 +175,7 @@ export async function renderOnce(task: RenderTask): Promise<RenderSuccess> {
   }
   lap('verify');
 
-  return {
+  const success: RenderSuccess = {
     ok: true,
     bytes,
     format,
@@ -180,9 +186,10 @@ export async function renderOnce(task: RenderTask): Promise<RenderSuccess> {
     eccLevel: symbol.ecc,
     mask: symbol.mask,
     modulePx: layout.modulePx,
-    verification,
+    verification: verdict.verification,
     corrections: decorations.corrections,
     warnings: decorations.warnings,
     timings,
   };
+  return { success, failures: verdict.failures };
 }
