@@ -118,8 +118,8 @@ class Pen {
   cy = 0;
   private sx = 0;
   private sy = 0;
-  qx = 0;
-  qy = 0;
+  private qx = 0;
+  private qy = 0;
   /** Current point and subpath start in pixels. */
   private px: number;
   private py: number;
@@ -184,6 +184,8 @@ class Pen {
   }
 
   cubicTo(x1: number, y1: number, x2: number, y2: number, x: number, y: number): void {
+    this.qx = x2;
+    this.qy = y2;
     const x0 = this.cx,
       y0 = this.cy;
     const dd = Math.max(Math.hypot(x0 - 2 * x1 + x2, y0 - 2 * y1 + y2), Math.hypot(x1 - 2 * x2 + x, y1 - 2 * y2 + y));
@@ -200,6 +202,8 @@ class Pen {
   }
 
   quadTo(x1: number, y1: number, x: number, y: number): void {
+    this.qx = x1;
+    this.qy = y1;
     const x0 = this.cx,
       y0 = this.cy;
     const segs = this.segmentsFor(0.25, Math.hypot(x0 - 2 * x1 + x, y0 - 2 * y1 + y));
@@ -208,6 +212,18 @@ class Pen {
         u = 1 - t;
       this.lineTo(u * u * x0 + 2 * u * t * x1 + t * t * x, u * u * y0 + 2 * u * t * y1 + t * t * y);
     }
+  }
+
+  /**
+   * S and T: a curve whose first control point is the last one reflected through the current point when
+   * `reflect` (the previous command was a curve of the same kind), else the current point.
+   */
+  smoothCubicTo(reflect: boolean, x2: number, y2: number, x: number, y: number): void {
+    this.cubicTo(reflect ? 2 * this.cx - this.qx : this.cx, reflect ? 2 * this.cy - this.qy : this.cy, x2, y2, x, y);
+  }
+
+  smoothQuadTo(reflect: boolean, x: number, y: number): void {
+    this.quadTo(reflect ? 2 * this.cx - this.qx : this.cx, reflect ? 2 * this.cy - this.qy : this.cy, x, y);
   }
 
   /** SVG's endpoint arc (implementation notes F.6.5): find the centre, then step the angle. */
@@ -303,39 +319,30 @@ function drawCommand(command: number, relative: boolean, previous: number, path:
         y1 = path.number() + oy,
         x2 = path.number() + ox,
         y2 = path.number() + oy;
-      pen.qx = x2;
-      pen.qy = y2;
       pen.cubicTo(x1, y1, x2, y2, path.number() + ox, path.number() + oy);
       break;
     }
     case SMOOTH_CUBIC: {
-      const reflect = previous === CUBIC || previous === SMOOTH_CUBIC;
-      const x1 = reflect ? 2 * pen.cx - pen.qx : pen.cx,
-        y1 = reflect ? 2 * pen.cy - pen.qy : pen.cy;
       const x2 = path.number() + ox,
         y2 = path.number() + oy;
-      pen.qx = x2;
-      pen.qy = y2;
-      pen.cubicTo(x1, y1, x2, y2, path.number() + ox, path.number() + oy);
+      pen.smoothCubicTo(
+        previous === CUBIC || previous === SMOOTH_CUBIC,
+        x2,
+        y2,
+        path.number() + ox,
+        path.number() + oy,
+      );
       break;
     }
     case QUAD: {
       const x1 = path.number() + ox,
         y1 = path.number() + oy;
-      pen.qx = x1;
-      pen.qy = y1;
       pen.quadTo(x1, y1, path.number() + ox, path.number() + oy);
       break;
     }
-    case SMOOTH_QUAD: {
-      const reflect = previous === QUAD || previous === SMOOTH_QUAD;
-      const x1 = reflect ? 2 * pen.cx - pen.qx : pen.cx,
-        y1 = reflect ? 2 * pen.cy - pen.qy : pen.cy;
-      pen.qx = x1;
-      pen.qy = y1;
-      pen.quadTo(x1, y1, path.number() + ox, path.number() + oy);
+    case SMOOTH_QUAD:
+      pen.smoothQuadTo(previous === QUAD || previous === SMOOTH_QUAD, path.number() + ox, path.number() + oy);
       break;
-    }
     case ARC: {
       const rx = path.number(),
         ry = path.number(),
