@@ -88,21 +88,15 @@ describe('the guarantee corrects by the failure found', () => {
     await decodesTo(outcome, cfg.content);
   });
 
-  it('a quiet-zone failure at ECC H skips scale and variation and deepens the colour', async () => {
-    const { attempt, seen } = failing('quiet-zone', 1);
+  it.each([
+    ['quiet-zone', 'skips scale and variation and deepens the colour', 'primaryColor'],
+    ['decode', 'takes the first rung left: less size variation', 'moduleSizeVariation'],
+  ] as const)('a %s failure at ECC H %s', async (check, _, field) => {
+    const { attempt, seen } = failing(check, 1);
     const cfg = design({ ...styled, eccLevel: 'H' });
     const outcome = await render({ config: cfg, assets: {} }, attempt);
     expect(seen).toHaveLength(2);
-    expect(fieldsOf(outcome)).toEqual(['primaryColor']);
-    await decodesTo(outcome, cfg.content);
-  });
-
-  it('a decode failure at ECC H takes the first rung left: less size variation', async () => {
-    const { attempt, seen } = failing('decode', 1);
-    const cfg = design({ ...styled, eccLevel: 'H' });
-    const outcome = await render({ config: cfg, assets: {} }, attempt);
-    expect(seen).toHaveLength(2);
-    expect(fieldsOf(outcome)).toEqual(['moduleSizeVariation']);
+    expect(fieldsOf(outcome)).toEqual([field]);
     await decodesTo(outcome, cfg.content);
   });
 });
