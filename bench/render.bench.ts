@@ -6,21 +6,20 @@
 import QRCode from 'qrcode';
 import qrcodeGenerator from 'qrcode-generator';
 import { Bench } from 'tinybench';
-import { initWasm } from '../wasm/index.js';
 import { gridFromSymbol } from '../src/design/grid.js';
+import { parseHex, WHITE } from '../src/model/color.js';
+import type { RenderConfig } from '../src/model/render-config.js';
 import { encode } from '../src/qr/encode.js';
-import { parseHex, WHITE } from '../src/render/color.js';
 import { encodePng } from '../src/render/formats/png.js';
-import { release } from '../src/render/kernel.js';
-import { computeLayout } from '../src/render/layout.js';
 import { render } from '../src/render/guarantee.js';
+import { computeLayout } from '../src/render/layout.js';
 import { designScene } from '../src/render/pipeline.js';
 import { rasterizeFlat, rasterizeScene, rasterizeSvg } from '../src/render/raster.js';
 import { buildScene } from '../src/render/scene.js';
 import { sceneToSvg } from '../src/render/svg.js';
-import { verifyRaster } from '../src/render/verify.js';
-import type { RenderConfig } from '../src/render/types.js';
+import { verifyRaster } from '../src/render/verify/index.js';
 import { QR_DEFAULTS } from '../src/schema/qr-config.js';
+import { initWasm } from '../wasm/index.js';
 
 export const STANDARD = 'https://example.com/some/path?utm_source=qr&id=12345';
 
@@ -98,7 +97,7 @@ bench
     rasterizeSvg(svg, 800);
   })
   .add('stage: styled raster, our WASM kernel', () => {
-    release(rasterizeScene(styledScene));
+    rasterizeScene(styledScene).release();
   })
   .add('stage: styled raster, resvg-wasm (reference)', () => {
     rasterizeSvg(styledSvg, 800);

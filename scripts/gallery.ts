@@ -5,19 +5,19 @@
  *
  *   npm run gallery
  */
-import { initWasm } from '../wasm/index.js';
+import type { RenderConfig } from '../src/model/render-config.js';
 import {
   FINDER_INNER_SHAPES,
   FINDER_OUTER_SHAPES,
   type FinderInnerShape,
   type FinderOuterShape,
-} from '../src/design/finder-eyes.js';
-import { FONT_FAMILIES } from '../src/design/fonts.js';
-import { FRAME_STYLES } from '../src/design/frames.js';
-import { MODULE_SHAPES } from '../src/design/module-shapes.js';
+  FONT_FAMILIES,
+  FRAME_STYLES,
+  MODULE_SHAPES,
+} from '../src/model/vocabulary.js';
 import { encodePng } from '../src/render/formats/png.js';
 import { rasterizeSvg } from '../src/render/raster.js';
-import type { RenderConfig } from '../src/render/types.js';
+import { initWasm } from '../wasm/index.js';
 import { fetchPng, inParallel, withService, writeSheet, type Section, type Tile } from './contact-sheet.js';
 
 const TILE = 240;

@@ -10,14 +10,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import {
-  finderInnerPath,
-  finderOuterPath,
-  type FinderInnerShape,
-  type FinderOuterShape,
-} from '../src/design/finder-eyes.js';
+import { finderInnerPath, finderOuterPath } from '../src/design/finder-eyes.js';
 import { gridFromSymbol } from '../src/design/grid.js';
-import { modulesPath, type ModuleShape } from '../src/design/module-shapes.js';
+import { modulesPath } from '../src/design/module-shapes.js';
+import type { FinderInnerShape, FinderOuterShape, ModuleShape } from '../src/model/vocabulary.js';
 import { encode } from '../src/qr/encode.js';
 import { loadCatalogue, type TemplateConfig } from '../src/templates/check.js';
 

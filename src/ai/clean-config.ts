@@ -1,4 +1,5 @@
 import { ApiError } from '../errors.js';
+import type { Correction } from '../model/render-config.js';
 import { toHexColor } from './colors.js';
 import { isPlainObject, resolveRef, typesOf, type JsonSchema } from './json-schema.js';
 
@@ -23,14 +24,6 @@ export const CALLER_FIELDS = [
   'strictScannability',
 ] as const;
 const CALLER_SET: ReadonlySet<string> = new Set(CALLER_FIELDS);
-
-/** One change made to the model's config. `to` is absent when the field was dropped. */
-export interface Correction {
-  field: string;
-  from: unknown;
-  to?: unknown;
-  reason: string;
-}
 
 export interface CleanResult {
   config: Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { ApiError } from '../errors.js';
+import type { Correction } from '../model/render-config.js';
 import { runChain, type Attempt, type ChainOptions } from './chain.js';
-import { cleanConfig, type Correction } from './clean-config.js';
+import { cleanConfig } from './clean-config.js';
 import { extractJsonObject } from './json-extract.js';
 import type { JsonSchema } from './json-schema.js';
 import type { ProviderId } from './providers.js';

@@ -8,7 +8,7 @@ export {
   type CallerChoice,
 } from './attempts.js';
 export { runChain, type Attempt, type ChainOptions, type ChainResult } from './chain.js';
-export { CALLER_FIELDS, cleanConfig, type CleanResult, type Correction } from './clean-config.js';
+export { CALLER_FIELDS, cleanConfig, type CleanResult } from './clean-config.js';
 export { designQr, temperatureFor, type DesignInput, type DesignResult } from './designer.js';
 export type { JsonSchema } from './json-schema.js';
 export {

@@ -1,5 +1,4 @@
-import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES } from '../design/finder-eyes.js';
-import { MODULE_SHAPES } from '../design/module-shapes.js';
+import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES, MODULE_SHAPES } from '../model/vocabulary.js';
 import { CALLER_FIELDS } from './clean-config.js';
 import { resolveRef, typesOf, type JsonSchema } from './json-schema.js';
 

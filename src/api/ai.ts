@@ -7,21 +7,21 @@ import {
   providerList,
   type AiSettings,
   type Attempt,
-  type Correction as DesignCorrection,
   type DesignResult,
   type StylePreset,
 } from '../ai/index.js';
 import { ApiError, isApiError, type ErrorCode } from '../errors.js';
 import { parseJsonBody } from '../http/json-body.js';
 import type { RequestContext, Route } from '../http/router.js';
-import type { Correction, RenderConfig } from '../render/types.js';
+import type { Correction, RenderConfig } from '../model/render-config.js';
 import { AI_CALLER_FIELDS } from '../schema/ai-request.js';
 import { RENDER_MEDIA_TYPES } from '../schema/openapi.js';
+import { prepareRender, type QrConfigBody } from '../schema/prepare-render.js';
 import { qrConfigSchema } from '../schema/qr-config.js';
 import { validate } from '../schema/validate.js';
 import type { Service } from '../service.js';
 import { addBase64Assets, addRemoteImages } from './render-request.js';
-import { prepareRender, renderAndReply, type QrConfigBody } from './render-response.js';
+import { renderAndReply } from './render-response.js';
 
 /** A validated managed-endpoint body; the marketplace body adds the provider fields. */
 type AiBody = Pick<
@@ -268,7 +268,7 @@ function blameDesign(e: unknown, design: Record<string, unknown>): unknown {
     : e;
 }
 
-function reported(c: DesignCorrection): Correction {
+function reported(c: Correction): Correction {
   const text = typeof c.from === 'string' ? c.from : (JSON.stringify(c.from) ?? String(c.from));
   return {
     field: c.field,

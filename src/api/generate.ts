@@ -1,9 +1,10 @@
 import type { Route } from '../http/router.js';
-import type { Service } from '../service.js';
 import { RENDER_MEDIA_TYPES } from '../schema/openapi.js';
+import { prepareRender, type QrConfigBody } from '../schema/prepare-render.js';
 import { validate } from '../schema/validate.js';
+import type { Service } from '../service.js';
 import { addBase64Assets, addRemoteImages, readRenderRequest } from './render-request.js';
-import { prepareRender, renderAndReply, type QrConfigBody } from './render-response.js';
+import { renderAndReply } from './render-response.js';
 
 /** POST /api/qr/generate: a QrConfig (JSON, or multipart with files) in, a verified QR file out. */
 export const generateRoutes = (service: Service): Route[] => [

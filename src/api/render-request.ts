@@ -2,10 +2,10 @@ import { ApiError } from '../errors.js';
 import { parseJsonBody } from '../http/json-body.js';
 import { parseMultipart } from '../http/multipart.js';
 import type { RequestContext } from '../http/router.js';
-import { MAX_IMAGE_BYTES, sniffImageType } from '../images/sniff.js';
 import { addRemoteAssets, FETCH_POLICY } from '../images/fetch.js';
+import { MAX_IMAGE_BYTES, sniffImageType } from '../images/sniff.js';
+import type { RenderAssets } from '../model/render-config.js';
 import type { Service } from '../service.js';
-import type { RenderAssets } from '../render/types.js';
 
 /** Multipart file fields and the base64 body fields that carry the same images. */
 const IMAGE_FIELDS = { logo: 'logoBase64', background: 'backgroundImageBase64' } as const;

@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../errors.js';
-import type { RequestContext, Route } from '../http/router.js';
 import { ifNoneMatch } from '../http/etag.js';
+import type { RequestContext, Route } from '../http/router.js';
 import { RENDER_MEDIA_TYPES } from '../schema/openapi.js';
+import { prepareRender, type QrConfigBody } from '../schema/prepare-render.js';
 import { validate } from '../schema/validate.js';
 import type { Service } from '../service.js';
 import { CATALOGUE } from '../templates/catalogue.js';
 import { sampleContent, type Template } from '../templates/check.js';
 import { mergeOverTemplate } from '../templates/merge.js';
 import { addBase64Assets, addRemoteImages, readRenderRequest } from './render-request.js';
-import { prepareRender, renderAndReply, type QrConfigBody } from './render-response.js';
+import { renderAndReply } from './render-response.js';
 
 /** Width of a preview: a catalogue thumbnail, small enough that all of them together stay a few MB. */
 const PREVIEW_PX = 400;

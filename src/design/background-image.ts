@@ -1,13 +1,12 @@
 import type { Decorations } from './decorations.js';
 import { decodeImage } from '../images/decode.js';
 import { resample, shrinkToFit } from '../images/resample.js';
-import { composite, contrastRatio, luma, luminance, WHITE, type Rgba } from '../render/color.js';
-import { backgroundColors, foregroundColors } from '../render/contrast.js';
-import type { Layout } from '../render/layout.js';
-import type { Box } from '../render/paint.js';
-import type { RgbaRaster } from '../render/raster.js';
-import type { Correction, RenderConfig } from '../render/types.js';
-import { MIN_CONTRAST } from '../render/verify.js';
+import { composite, contrastRatio, luma, luminance, WHITE, type Rgba } from '../model/color.js';
+import { backgroundColors, foregroundColors, MIN_CONTRAST } from '../model/contrast.js';
+import type { Layout } from '../model/layout.js';
+import type { Box } from '../model/paint.js';
+import type { RgbaRaster } from '../model/raster.js';
+import type { Correction, RenderConfig } from '../model/render-config.js';
 
 /**
  * Outside the symbol every pixel of the image stays within this share of the grey distance from the

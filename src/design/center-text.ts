@@ -2,11 +2,11 @@ import type { Decorations } from './decorations.js';
 import { coverageRecoverable } from './ecc-budget.js';
 import type { ModuleGrid } from './grid.js';
 import { lineOutline, setLine, type TextLine } from './typeset.js';
-import type { Layout } from '../render/layout.js';
-import { composite, parseHex, WHITE } from '../render/color.js';
-import { backgroundColors, legibilityWarning } from '../render/contrast.js';
-import { solid } from '../render/paint.js';
-import type { Correction, RenderConfig } from '../render/types.js';
+import { composite, parseHex, WHITE } from '../model/color.js';
+import { backgroundColors, legibilityWarning } from '../model/contrast.js';
+import type { Layout } from '../model/layout.js';
+import { solid } from '../model/paint.js';
+import type { Correction, RenderConfig } from '../model/render-config.js';
 
 /** Capitals fill this share of the band's height. */
 const CAP_SHARE = 0.5;

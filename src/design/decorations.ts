@@ -1,9 +1,9 @@
 import type { ModuleGrid } from './grid.js';
 import { imageDecorations } from './images.js';
 import { textDecorations, textInsets } from './text.js';
-import type { Insets, Layout } from '../render/layout.js';
-import type { ExtraLayers } from '../render/scene.js';
-import type { Correction, RenderAssets, RenderConfig } from '../render/types.js';
+import type { ExtraLayers } from '../model/layer.js';
+import type { Insets, Layout } from '../model/layout.js';
+import type { Correction, RenderAssets, RenderConfig } from '../model/render-config.js';
 
 /** What a decoration stage (images; text and frames) adds to a render. */
 export interface Decorations {

@@ -1,5 +1,5 @@
+import type { EccLevel } from '../model/vocabulary.js';
 import { versionTemplate } from '../qr/matrix.js';
-import type { EccLevel } from '../qr/types.js';
 import { ecBlockCount, ecCodewordsPerBlock, totalCodewords } from '../qr/version.js';
 
 /**

@@ -2,12 +2,7 @@ import { compose, emitLoop, mirrorIn, transform, translate } from './geometry/pa
 import { INNER } from './shapes/finder/inner.js';
 import { OUTER } from './shapes/finder/outer.js';
 import type { EyePart } from './shapes/finder/part.js';
-
-/** Names accepted by `finderOuterShape` (the 7×7 ring) and `finderInnerShape` (the 3×3 centre). */
-export const FINDER_OUTER_SHAPES = Object.keys(OUTER) as readonly FinderOuterShape[];
-export const FINDER_INNER_SHAPES = Object.keys(INNER) as readonly FinderInnerShape[];
-export type FinderOuterShape = keyof typeof OUTER;
-export type FinderInnerShape = keyof typeof INNER;
+import type { FinderInnerShape, FinderOuterShape } from '../model/vocabulary.js';
 
 /** Which of the three finder patterns: top-left, top-right, bottom-left. */
 export type EyeIndex = 0 | 1 | 2;

@@ -1,10 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { create, type Font } from 'fontkit';
-
-/** Names accepted by `fontFamily`. */
-export const FONT_FAMILIES = ['sans', 'serif', 'mono', 'rounded', 'display'] as const;
-export type FontFamily = (typeof FONT_FAMILIES)[number];
+import type { FontFamily } from '../model/vocabulary.js';
 
 /**
  * The TrueType file of each family, inside an npm package (Google Fonts builds, SIL OFL 1.1), so text is

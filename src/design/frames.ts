@@ -5,6 +5,7 @@ import { circular } from './frames/circular.js';
 import { focus, scanCorners } from './frames/corners.js';
 import { bannerBottom, pillBottom } from './frames/label.js';
 import { flipped, type Frame } from './frames/parts.js';
+import type { FrameStyle } from '../model/vocabulary.js';
 
 /**
  * Every frame by name. A frame takes canvas space around the code (the code shrinks, the canvas keeps
@@ -26,10 +27,6 @@ const FRAMES = {
   border,
   focus,
   'scan-corners': scanCorners,
-} satisfies Record<string, Frame>;
-
-export type FrameStyle = keyof typeof FRAMES;
-/** Names accepted by `frameStyle`. */
-export const FRAME_STYLES = Object.keys(FRAMES) as readonly FrameStyle[];
+} satisfies Record<FrameStyle, Frame>;
 
 export const frameOf = (style: FrameStyle): Frame => FRAMES[style];

@@ -2,8 +2,8 @@ import { backgroundImageDecoration } from './background-image.js';
 import type { Decorations } from './decorations.js';
 import type { ModuleGrid } from './grid.js';
 import { logoDecoration } from './logo.js';
-import type { Layout } from '../render/layout.js';
-import type { RenderAssets, RenderConfig } from '../render/types.js';
+import type { Layout } from '../model/layout.js';
+import type { RenderAssets, RenderConfig } from '../model/render-config.js';
 
 const NONE: Decorations = { layers: { below: [], above: [] }, corrections: [], warnings: [] };
 

@@ -5,13 +5,13 @@ import { emitLoop } from './geometry/path.js';
 import type { ModuleGrid } from './grid.js';
 import { decodeImage } from '../images/decode.js';
 import { shrinkToFit } from '../images/resample.js';
+import { parseHex } from '../model/color.js';
+import type { Layer } from '../model/layer.js';
+import type { Layout } from '../model/layout.js';
+import { LIMITS } from '../model/limits.js';
+import { solid, type Box } from '../model/paint.js';
+import type { Correction, RenderConfig } from '../model/render-config.js';
 import { ModuleRole } from '../qr/types.js';
-import { parseHex } from '../render/color.js';
-import type { Layout } from '../render/layout.js';
-import { solid, type Box } from '../render/paint.js';
-import type { Layer } from '../render/scene.js';
-import type { Correction, RenderConfig } from '../render/types.js';
-import { LIMITS } from '../schema/qr-config.js';
 
 /**
  * The area a logo takes, in module units: a square of `side` (the logo plus its padding on every side)

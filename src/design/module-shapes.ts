@@ -4,11 +4,9 @@ import { unitHash } from './hash.js';
 import type { ModuleShapeFn } from './shapes/module/cell.js';
 import * as connected from './shapes/module/connected.js';
 import * as standalone from './shapes/module/standalone.js';
+import type { ModuleShape } from '../model/vocabulary.js';
 
-/**
- * Every module shape by name. The names of qr-code-styling and of Uniqode's renderer mean what they
- * mean there (`circle` is Uniqode's name for qr-code-styling's `dots`).
- */
+/** Every module shape by name (the names and what they mean: model/vocabulary.ts). */
 const SHAPES = {
   square: standalone.square,
   dots: standalone.dot,
@@ -37,13 +35,10 @@ const SHAPES = {
   vertical: connected.vertical,
   row: connected.row,
   column: connected.column,
-} satisfies Record<string, ModuleShapeFn>;
+} satisfies Record<ModuleShape, ModuleShapeFn>;
 
-export type ModuleShape = keyof typeof SHAPES;
 /** Shapes that read the cell's seeded value `r`: each module can differ even among equal neighbourhoods. */
 const SEEDED: ReadonlySet<ModuleShape> = new Set(['mosaic']);
-/** Names accepted by `moduleShape`. */
-export const MODULE_SHAPES = Object.keys(SHAPES) as readonly ModuleShape[];
 
 export interface ModuleStyle {
   shape: ModuleShape;

@@ -3,10 +3,10 @@ import { emitLoop, hole } from './geometry/path.js';
 import type { ModuleGrid } from './grid.js';
 import { unitHash } from './hash.js';
 import { modulesPath } from './module-shapes.js';
-import type { Layout } from '../render/layout.js';
-import { paintOf } from '../render/paint.js';
-import type { PathLayer } from '../render/scene.js';
-import type { RenderConfig } from '../render/types.js';
+import type { PathLayer } from '../model/layer.js';
+import type { Layout } from '../model/layout.js';
+import { paintOf } from '../model/paint.js';
+import type { RenderConfig } from '../model/render-config.js';
 
 /** Room for the outline ring and the space inside it, per side, as a share of the code block's side. */
 const EDGE = 0.05;

@@ -6,12 +6,12 @@ import { emitLoop } from './geometry/path.js';
 import type { ModuleGrid } from './grid.js';
 import { roundOutline, roundShapeLayers } from './round-shape.js';
 import { lineOutline, setLine, type TextLine } from './typeset.js';
-import { parseHex } from '../render/color.js';
-import { backgroundColors, legibilityWarning } from '../render/contrast.js';
-import type { Insets, Layout } from '../render/layout.js';
-import { solid } from '../render/paint.js';
-import type { Affine, Layer, PathLayer } from '../render/scene.js';
-import type { RenderConfig } from '../render/types.js';
+import { parseHex } from '../model/color.js';
+import { backgroundColors, legibilityWarning } from '../model/contrast.js';
+import type { Affine, Layer, PathLayer } from '../model/layer.js';
+import type { Insets, Layout } from '../model/layout.js';
+import { solid } from '../model/paint.js';
+import type { RenderConfig } from '../model/render-config.js';
 
 /** A caption's capitals fill this share of its box's height (of the ring's thickness on a circular frame). */
 const CAP_SHARE = 0.4;

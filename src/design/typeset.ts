@@ -1,6 +1,7 @@
 import type { Font, Glyph } from 'fontkit';
-import { FALLBACK, fontOf, type FontFamily } from './fonts.js';
-import type { Affine } from '../render/scene.js';
+import { FALLBACK, fontOf } from './fonts.js';
+import type { Affine } from '../model/layer.js';
+import type { FontFamily } from '../model/vocabulary.js';
 
 /** One glyph on a line; `x`, `y` (its shaped offset, up) and `advance` in ems: multiply by the size for pixels. */
 interface Placed {

@@ -1,4 +1,4 @@
-import type { RgbaRaster } from '../render/raster.js';
+import type { RgbaRaster } from '../model/raster.js';
 
 /** Thrown for a BMP this decoder cannot read; the caller turns it into a field error. */
 export class BmpError extends Error {}

@@ -1,9 +1,10 @@
+import decodeJpeg from '@jsquash/jpeg/decode.js';
 import decodePng from '@jsquash/png/decode.js';
+import decodeWebp from '@jsquash/webp/decode.js';
 import { codecs } from '../../wasm/index.js';
 import omggif from 'omggif';
 import { ApiError } from '../errors.js';
-import { decodeLossy } from '../render/formats/lossy.js';
-import type { RgbaRaster } from '../render/raster.js';
+import type { RgbaRaster } from '../model/raster.js';
 import { BmpError, decodeBmp } from './bmp.js';
 import { declaredSize, type Size } from './dimensions.js';
 import { sniffImageType, type ImageType } from './sniff.js';
@@ -45,6 +46,22 @@ function decodeGif(b: Uint8Array, field: string): RgbaRaster {
   const pixels = new Uint8Array(reader.width * reader.height * 4);
   reader.decodeAndBlitFrameRGBA(0, pixels);
   return { kind: 'rgba', width: reader.width, height: reader.height, pixels };
+}
+
+/**
+ * Decodes a JPEG or WebP: an upload, or a file the pipeline produced, so the verifier reads exactly what
+ * the client receives.
+ */
+export async function decodeLossy(format: 'jpg' | 'webp', bytes: Uint8Array): Promise<RgbaRaster> {
+  await (format === 'jpg' ? codecs.jpegDecoder() : codecs.webpDecoder());
+  const copy = bytes.slice().buffer;
+  const img = format === 'jpg' ? await decodeJpeg(copy) : await decodeWebp(copy);
+  return {
+    kind: 'rgba',
+    width: img.width,
+    height: img.height,
+    pixels: new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength),
+  };
 }
 
 const DECODERS: Record<ImageType, (b: Uint8Array, field: string) => RgbaRaster | Promise<RgbaRaster>> = {

@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
 import { ApiError } from '../errors.js';
-import type { RenderAssets } from '../render/types.js';
+import type { RenderAssets } from '../model/render-config.js';
 import { isAllowedAddress } from './address.js';
 import { sniffImageType, MAX_IMAGE_BYTES } from './sniff.js';
 

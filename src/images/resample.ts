@@ -1,5 +1,5 @@
-import type { Box } from '../render/paint.js';
-import type { RgbaRaster } from '../render/raster.js';
+import type { Box } from '../model/paint.js';
+import type { RgbaRaster } from '../model/raster.js';
 
 /**
  * For each output column (or row), the source columns it covers and how much of each: an output pixel is

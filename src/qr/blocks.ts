@@ -1,6 +1,6 @@
 import { reedSolomon } from './reed-solomon.js';
 import { ecBlockCount, ecCodewordsPerBlock, totalCodewords } from './version.js';
-import type { EccLevel } from './types.js';
+import type { EccLevel } from '../model/vocabulary.js';
 
 /**
  * Splits the data codewords into the version's RS blocks (the short blocks first, the rest one data

@@ -4,8 +4,9 @@ import { formatBits } from './format.js';
 import { applyMask, bestMask, MASK_COUNT } from './mask.js';
 import { drawFormat, placeCodewords, versionTemplate } from './matrix.js';
 import { ECI_HEADER_BITS, optimalSegments, writeEciUtf8, writeSegment, type Segmentation } from './segments.js';
-import { DataTooLongError, type EccLevel, type EncodeOptions, type QrSymbol } from './types.js';
+import { DataTooLongError, type EncodeOptions, type QrSymbol } from './types.js';
 import { CLASS_RANGES, dataCodewords, MAX_VERSION, MIN_VERSION, versionClass } from './version.js';
+import type { EccLevel } from '../model/vocabulary.js';
 
 interface Payload {
   data: Uint8Array;

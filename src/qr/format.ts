@@ -1,5 +1,5 @@
 import { ECC_INDEX, MAX_VERSION } from './version.js';
-import type { EccLevel } from './types.js';
+import type { EccLevel } from '../model/vocabulary.js';
 
 /** The two-bit ECC indicator of the format information (ISO 18004 Table 12) — not the L<M<Q<H order. */
 const ECC_FORMAT_BITS: readonly number[] = [0b01, 0b00, 0b11, 0b10];

@@ -1,7 +1,8 @@
 import { lineStride, lineWords, lowBits, packCols, packRows, popcount } from './bit-lines.js';
 import { formatBits } from './format.js';
 import type { VersionTemplate } from './matrix.js';
-import { ModuleRole, type EccLevel } from './types.js';
+import { ModuleRole } from './types.js';
+import type { EccLevel } from '../model/vocabulary.js';
 
 export const MASK_COUNT = 8;
 

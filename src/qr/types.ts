@@ -1,6 +1,4 @@
-/** Error-correction levels of ISO/IEC 18004, lowest to highest recovery. */
-export const ECC_LEVELS = ['L', 'M', 'Q', 'H'] as const;
-export type EccLevel = (typeof ECC_LEVELS)[number];
+import type { EccLevel } from '../model/vocabulary.js';
 
 /**
  * What each module of the symbol is, so the design layer can style function patterns apart from data

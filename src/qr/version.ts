@@ -1,4 +1,4 @@
-import type { EccLevel } from './types.js';
+import type { EccLevel } from '../model/vocabulary.js';
 
 export const MIN_VERSION = 1;
 export const MAX_VERSION = 40;

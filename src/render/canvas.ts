@@ -1,8 +1,8 @@
-import { colorAt, linearEnds, radialCircle, type Paint } from './paint.js';
-import type { RgbaRaster } from './raster.js';
-import type { Edges } from './flatten.js';
-import { canvasRaster, KERNEL_BASE, kernelForCanvas, reserve, type Kernel } from './kernel.js';
-import type { Affine } from './scene.js';
+import type { Edges } from './edges.js';
+import { canvasRaster, KERNEL_BASE, kernelForCanvas, reserve, type Kernel, type ResidentRaster } from './kernel.js';
+import type { Affine } from '../model/layer.js';
+import { colorAt, linearEnds, radialCircle, type Paint } from '../model/paint.js';
+import type { RgbaRaster } from '../model/raster.js';
 
 /** Entries in a gradient table; the kernel indexes its tables by the same constant. */
 const LUT_SIZE = 1024;
@@ -173,7 +173,7 @@ export class Canvas {
   }
 
   /** The finished canvas as straight RGBA, left in the kernel's memory where it was drawn (kernel.ts, canvasRaster). */
-  toRaster(): RgbaRaster {
+  toRaster(): ResidentRaster {
     if (!this.opaque) this.k.unpremultiply(this.canvas, this.width * this.height);
     return canvasRaster(this.k, this.canvas, this.width, this.height);
   }

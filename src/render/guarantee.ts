@@ -1,10 +1,11 @@
+import { luminance, parseHex, toHex, type Rgba } from '../model/color.js';
+import { backgroundColors, MIN_CONTRAST, weakestContrast } from '../model/contrast.js';
+import type { Correction, GradientSpec, RenderAssets, RenderConfig } from '../model/render-config.js';
+import { ECC_LEVELS } from '../model/vocabulary.js';
 import { measure } from '../qr/encode.js';
-import { ECC_LEVELS } from '../qr/types.js';
-import { luminance, parseHex, toHex, type Rgba } from './color.js';
-import { backgroundColors, weakestContrast } from './contrast.js';
-import { renderOnce } from './pipeline.js';
-import type { Correction, GradientSpec, RenderAssets, RenderConfig, RenderOutcome, RenderTask } from './types.js';
-import { MIN_CONTRAST, type Verification } from './verify.js';
+import { renderOnce, type Rendered } from './pipeline.js';
+import type { RenderOutcome, RenderTask } from './types.js';
+import type { Check, Failure } from './verify/index.js';
 
 interface Step {
   config: RenderConfig;
@@ -68,15 +69,28 @@ const change = <K extends keyof RenderConfig>(
   reason: string,
 ): Step => ({ config: { ...cfg, [field]: to }, corrections: [{ field, from: cfg[field], to, reason }] });
 
-type Rung = (cfg: RenderConfig, assets: RenderAssets, v: Verification) => Step | null;
+/** One rung of the ladder: the corrected config, or null when it has nothing left to give. */
+type Rung = (cfg: RenderConfig, assets: RenderAssets) => Step | null;
 
 /**
- * The auto-fix ladder, least visible change first. Each rung returns the corrected config, or null when it
- * has nothing left to give; the guarantee re-renders and re-verifies after every step.
+ * The auto-fix ladder, least visible change first. Each rung names the checks whose failure it can mend
+ * (verify/index.ts, Check): a failed render climbs only the rungs that mend one of its failures, and the
+ * guarantee re-renders and re-verifies after every step.
+ *
+ * - contrast is measured on the design's colours alone, so only deepening them mends it;
+ * - the quiet zone fails when something drawn reaches into it: a shape's anti-aliased edge past the
+ *   symbol (module and eye shapes, which round codes also use for their decoration), or the background
+ *   image. Squaring the shapes and fading the image remove it, deepening the foreground moves the
+ *   threshold it is read against, and raising ECC draws every module at another pitch (a larger version),
+ *   which moves the edges; the smallest of these changes, so it is tried first. A logo sits inside the
+ *   symbol, and module scale and size variation only ever make modules larger as they are corrected, so
+ *   they cannot mend it;
+ * - decoding can be mended by every rung: each changes what the decoder sees of the modules.
  */
-export const LADDER: { name: string; rung: Rung }[] = [
+export const LADDER: { name: string; mends: readonly Check[]; rung: Rung }[] = [
   {
     name: 'raise ECC',
+    mends: ['decode', 'quiet-zone'],
     rung: (cfg) => {
       const next = ECC_LEVELS[ECC_LEVELS.indexOf(cfg.eccLevel) + 1];
       if (!next) return null;
@@ -88,6 +102,7 @@ export const LADDER: { name: string; rung: Rung }[] = [
   },
   {
     name: 'shrink the logo',
+    mends: ['decode'],
     rung: (cfg, assets) =>
       assets.logo && cfg.logoSizePercent > 8
         ? change(
@@ -100,6 +115,7 @@ export const LADDER: { name: string; rung: Rung }[] = [
   },
   {
     name: 'reduce moduleSizeVariation',
+    mends: ['decode'],
     rung: (cfg) =>
       cfg.moduleSizeVariation > 0
         ? change(
@@ -112,6 +128,7 @@ export const LADDER: { name: string; rung: Rung }[] = [
   },
   {
     name: 'raise moduleScale',
+    mends: ['decode'],
     rung: (cfg) =>
       cfg.moduleScale < 1
         ? change(
@@ -124,6 +141,7 @@ export const LADDER: { name: string; rung: Rung }[] = [
   },
   {
     name: 'fade the background image',
+    mends: ['decode', 'quiet-zone'],
     rung: (cfg, assets) =>
       assets.background && cfg.backgroundImageOpacity > 0.08
         ? change(
@@ -134,9 +152,10 @@ export const LADDER: { name: string; rung: Rung }[] = [
           )
         : null,
   },
-  { name: 'deepen the foreground colour', rung: (cfg) => deepen(cfg) },
+  { name: 'deepen the foreground colour', mends: ['contrast', 'quiet-zone', 'decode'], rung: (cfg) => deepen(cfg) },
   {
     name: 'square the finder eyes',
+    mends: ['decode', 'quiet-zone'],
     rung: (cfg) => {
       if (cfg.finderOuterShape === 'square' && cfg.finderInnerShape === 'square') return null;
       const corrections: Correction[] = [];
@@ -159,6 +178,7 @@ export const LADDER: { name: string; rung: Rung }[] = [
   },
   {
     name: 'square the modules',
+    mends: ['decode', 'quiet-zone'],
     rung: (cfg) =>
       cfg.moduleShape !== 'square'
         ? change(cfg, 'moduleShape', 'square', 'the last resort: plain square modules')
@@ -200,12 +220,31 @@ function collapse(cs: Correction[]): Correction[] {
 }
 
 /**
+ * The most steps the ladder takes for one design before it gives up with QR_UNSCANNABLE. Each step is a
+ * full render and verification, so this bounds what one request costs (at most this many renders after
+ * the first). The rungs together could give about twice as much, mostly deepening a colour a step at a
+ * time; the hardest design of the random corpus (test/corpus) is mended in 16 steps.
+ */
+export const MAX_LADDER_STEPS = 20;
+
+/** The rungs that can mend at least one of the failed checks, in ladder order. */
+export const rungsFor = (failed: Iterable<Check>): typeof LADDER => {
+  const checks = new Set(failed);
+  return LADDER.filter((r) => r.mends.some((c) => checks.has(c)));
+};
+
+/** Renders and verifies one config; the guarantee calls it once, then again after every ladder step. */
+export type Attempt = (config: RenderConfig, assets: RenderAssets) => Promise<Rendered>;
+
+const renderAndVerify: Attempt = (config, assets) => renderOnce({ config, assets });
+
+/**
  * The scannability guarantee: no export leaves unverified. With `strictScannability` (the default) a design
  * that fails a check is corrected along the ladder, re-rendered and re-verified, and every change is
  * reported; without it, problems are reported as warnings as long as the code still decodes. When nothing
- * works: QR_UNSCANNABLE naming what failed.
+ * works, or after MAX_LADDER_STEPS steps: QR_UNSCANNABLE naming what failed.
  */
-export async function render(task: RenderTask): Promise<RenderOutcome> {
+export async function render(task: RenderTask, attempt: Attempt = renderAndVerify): Promise<RenderOutcome> {
   const corrections: Correction[] = [];
   const warnings: string[] = [];
   let cfg = task.config;
@@ -223,29 +262,31 @@ export async function render(task: RenderTask): Promise<RenderOutcome> {
     }
   }
 
-  for (;;) {
-    const out = await renderOnce({ config: cfg, assets: task.assets });
+  for (let steps = 0; ; steps++) {
+    const { success: out, failures } = await attempt(cfg, task.assets);
     const v = out.verification;
-    const done = v.failures.length === 0 || (!cfg.strictScannability && v.decoded);
+    const done = failures.length === 0 || (!cfg.strictScannability && v.decoded);
     if (done) {
       const notes = cfg.strictScannability
         ? []
-        : v.failures.filter((f) => !f.startsWith('contrast')).map((f) => `verification: ${f}`);
+        : failures.filter((f) => f.check !== 'contrast').map((f) => `verification: ${f.message}`);
       return {
         ...out,
         corrections: collapse([...corrections, ...out.corrections]),
         warnings: [...warnings, ...out.warnings, ...notes],
       };
     }
-    const next = cfg.strictScannability ? nextStep(cfg, task.assets, v) : null;
+    const capped = steps === MAX_LADDER_STEPS;
+    const next = cfg.strictScannability && !capped ? nextStep(cfg, task.assets, failures) : null;
     if (!next) {
       const tried = corrections.length
         ? ` after ${corrections.length} correction(s) (${[...new Set(corrections.map((c) => c.field))].join(', ')})`
         : '';
+      const gaveUp = capped ? ` (the auto-fix stops after ${MAX_LADDER_STEPS} steps)` : '';
       return {
         ok: false,
         code: 'QR_UNSCANNABLE',
-        message: `No scannable QR code could be made${tried}: ${v.failures.join('; ')}.`,
+        message: `No scannable QR code could be made${tried}${gaveUp}: ${v.failures.join('; ')}.`,
       };
     }
     cfg = next.config;
@@ -253,9 +294,10 @@ export async function render(task: RenderTask): Promise<RenderOutcome> {
   }
 }
 
-function nextStep(cfg: RenderConfig, assets: RenderAssets, v: Verification): Step | null {
-  for (const { rung } of LADDER) {
-    const step = rung(cfg, assets, v);
+/** The first step a rung that can mend one of the failures still has to give. */
+function nextStep(cfg: RenderConfig, assets: RenderAssets, failures: Failure[]): Step | null {
+  for (const { rung } of rungsFor(failures.map((f) => f.check))) {
+    const step = rung(cfg, assets);
     if (step) return step;
   }
   return null;

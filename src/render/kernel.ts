@@ -1,5 +1,5 @@
 import { kernelModule } from '../../wasm/index.js';
-import type { Raster, RgbaRaster } from './raster.js';
+import type { Raster, RgbaRaster } from '../model/raster.js';
 
 /**
  * The exports of our WASM kernel (wasm/assembly/): raster.ts draws, grey.ts reads for the verifier,
@@ -96,6 +96,35 @@ export const KERNEL_BASE = PAGE;
  */
 const SHARED_BYTES = 16 * 1024 * 1024;
 
+/**
+ * A raster the kernel drew (rasterizeScene, Canvas.toRaster), which may be left in the kernel's memory
+ * (`resident`, below): whoever holds one must call release() once its last reader is done with it. Until
+ * then every other job in the worker lays its buffers out after it.
+ */
+export interface ResidentRaster extends RgbaRaster {
+  /**
+   * Done with the raster: if it is resident, its memory is free for the next job and its pixels are gone
+   * (an empty array, so a late reader fails loudly instead of reading another job's bytes). A raster
+   * already copied out of the kernel keeps its pixels.
+   */
+  release(): void;
+}
+
+class KernelRaster implements ResidentRaster {
+  readonly kind = 'rgba';
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    public pixels: Uint8Array,
+  ) {}
+
+  release(): void {
+    if (this !== resident) return;
+    resident = undefined;
+    this.pixels = new Uint8Array(0);
+  }
+}
+
 let shared: Kernel | undefined;
 /**
  * The raster whose pixels are a view of the shared instance's memory at KERNEL_BASE: the canvas
@@ -103,7 +132,7 @@ let shared: Kernel | undefined;
  * instead of copying 2.5 MB (an 800 px canvas) out and twice back in. Every other user of the shared
  * memory lays out after it, until it is released or a new canvas needs the space (then it is copied out).
  */
-let resident: RgbaRaster | undefined;
+let resident: KernelRaster | undefined;
 
 const instantiate = (): Kernel => new WebAssembly.Instance(kernelModule(), {}).exports as unknown as Kernel;
 const align16 = (n: number) => (n + 15) & ~15;
@@ -161,19 +190,9 @@ export function kernelForCanvas(bytes: number): Kernel {
 }
 
 /** The canvas drawn at `at` as a raster: left in place (resident) in the shared instance, copied out of any other. */
-export function canvasRaster(k: Kernel, at: number, width: number, height: number): RgbaRaster {
+export function canvasRaster(k: Kernel, at: number, width: number, height: number): ResidentRaster {
   const pixels = new Uint8Array(k.memory.buffer, at, width * height * 4);
-  if (k !== shared || at !== KERNEL_BASE) return { kind: 'rgba', width, height, pixels: pixels.slice() };
-  resident = { kind: 'rgba', width, height, pixels };
+  if (k !== shared || at !== KERNEL_BASE) return new KernelRaster(width, height, pixels.slice());
+  resident = new KernelRaster(width, height, pixels);
   return resident;
-}
-
-/**
- * Done with a raster: if it is resident, its memory is free for the next job and its pixels are gone (an
- * empty array, so a late reader fails loudly instead of reading another job's bytes).
- */
-export function release(r: Raster): void {
-  if (r !== resident) return;
-  resident = undefined;
-  r.pixels = new Uint8Array(0);
 }

@@ -2,20 +2,24 @@ import { performance } from 'node:perf_hooks';
 import { decorate, decorationInsets, type Decorations } from '../design/decorations.js';
 import { gridFromSymbol, type ModuleGrid } from '../design/grid.js';
 import { ApiError, contentTooLong } from '../errors.js';
+import { decodeLossy } from '../images/decode.js';
+import { weakestContrast } from '../model/contrast.js';
+import type { Layout } from '../model/layout.js';
+import type { IndexedRaster, Raster } from '../model/raster.js';
+import type { RenderConfig } from '../model/render-config.js';
+import { FILE_FORMATS, type FileFormat } from '../model/vocabulary.js';
 import { encode } from '../qr/encode.js';
 import { DataTooLongError, type QrSymbol } from '../qr/types.js';
-import { FILE_FORMATS, type FileFormat } from '../schema/qr-config.js';
-import { weakestContrast } from './contrast.js';
-import { decodeLossy, encodeJpg, encodeWebpImage } from './formats/lossy.js';
+import { encodeJpg, encodeWebpImage } from './formats/lossy.js';
 import { sceneToPdf } from './formats/pdf.js';
 import { encodePng } from './formats/png.js';
-import { release } from './kernel.js';
-import { computeLayout, type Layout } from './layout.js';
-import { rasterizeFlat, rasterizeScene, rasterizeSvg, type Raster } from './raster.js';
+import type { ResidentRaster } from './kernel.js';
+import { computeLayout } from './layout.js';
+import { rasterizeFlat, rasterizeScene, rasterizeSvg } from './raster.js';
 import { buildScene, type Scene } from './scene.js';
 import { sceneToSvg } from './svg.js';
-import type { RenderConfig, RenderSuccess, RenderTask } from './types.js';
-import { verifyRaster, type Verification } from './verify.js';
+import type { RenderSuccess, RenderTask } from './types.js';
+import { judgeRaster, type Failure, type Verdict } from './verify/index.js';
 
 /** Budgets of the contract (docs/contract.md): larger outputs are refused as OUTPUT_TOO_COMPLEX. */
 export const BUDGETS = { vectorBytes: 20 * 1024 * 1024, canvasPx: 5120 } as const;
@@ -91,20 +95,21 @@ export function checkCanvasBudget(layout: Layout): void {
  * A vector export is checked through resvg instead, which reads the very SVG document delivered (the PDF
  * is written from the same scene), at its own size, as a viewer shows it at 100 %.
  */
-const rasterOf = (d: Designed): Raster => (d.scene.flat ? rasterizeFlat(d.grid, d.scene) : rasterizeScene(d.scene));
+const rasterOf = (d: Designed): IndexedRaster | ResidentRaster =>
+  d.scene.flat ? rasterizeFlat(d.grid, d.scene) : rasterizeScene(d.scene);
 const vectorCheckOf = (d: Designed, svg: string): Raster =>
   d.scene.flat ? rasterizeFlat(d.grid, d.scene) : rasterizeSvg(svg, d.layout.width);
 
 /**
  * The export's bytes and the raster that verifies them: for a raster format the pixels drawn (PNG) or the
  * file decoded again (JPEG, WebP); for a vector format what resvg draws of the very SVG delivered. `drawn`
- * is the raster the kernel drew, left in its memory until it is released.
+ * is the raster the kernel drew, left in its memory: the caller releases it once the file is verified.
  */
 async function writeFile(
   d: Designed,
   format: FileFormat,
   lap: (stage: string) => void,
-): Promise<{ bytes: Uint8Array; checked: Raster; drawn?: Raster }> {
+): Promise<{ bytes: Uint8Array; checked: Raster; drawn?: ResidentRaster }> {
   if (format === 'svg' || format === 'pdf') {
     const svg = sceneToSvg(d.scene);
     checkVectorBudget(svg.length);
@@ -123,7 +128,14 @@ async function writeFile(
         ? await encodeJpg(drawn)
         : await encodeWebpImage(drawn, d.scene.flat);
   lap(format);
-  return { bytes, checked: format === 'png' ? drawn : await decodeLossy(format, bytes), drawn };
+  const checked = format === 'png' ? drawn : await decodeLossy(format, bytes);
+  return { bytes, checked, ...(drawn.kind === 'rgba' && { drawn }) };
+}
+
+/** One render and its verification's failures, each with the check that failed. */
+export interface Rendered {
+  success: RenderSuccess;
+  failures: Failure[];
 }
 
 /**
@@ -131,7 +143,7 @@ async function writeFile(
  * verify. Every stage is a pure function of the previous one; this module only orders and times them.
  * Judging the verification, and correcting the design when it fails, is the guarantee's (guarantee.ts).
  */
-export async function renderOnce(task: RenderTask): Promise<RenderSuccess> {
+export async function renderOnce(task: RenderTask): Promise<Rendered> {
   const cfg = task.config;
   const timings: Record<string, number> = {};
   let t = performance.now();
@@ -147,9 +159,9 @@ export async function renderOnce(task: RenderTask): Promise<RenderSuccess> {
   const format = cfg.fileFormat;
 
   const { bytes, checked, drawn } = await writeFile(designed, format, lap);
-  let verification: Verification;
+  let verdict: Verdict;
   try {
-    verification = await verifyRaster({
+    verdict = await judgeRaster({
       raster: checked,
       exact: designed.scene.flat,
       format,
@@ -159,11 +171,11 @@ export async function renderOnce(task: RenderTask): Promise<RenderSuccess> {
       background: weakest.background,
     });
   } finally {
-    if (drawn) release(drawn);
+    drawn?.release();
   }
   lap('verify');
 
-  return {
+  const success: RenderSuccess = {
     ok: true,
     bytes,
     format,
@@ -174,9 +186,10 @@ export async function renderOnce(task: RenderTask): Promise<RenderSuccess> {
     eccLevel: symbol.ecc,
     mask: symbol.mask,
     modulePx: layout.modulePx,
-    verification,
+    verification: verdict.verification,
     corrections: decorations.corrections,
     warnings: decorations.warnings,
     timings,
   };
+  return { success, failures: verdict.failures };
 }

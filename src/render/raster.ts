@@ -1,27 +1,13 @@
 import { Resvg } from '@resvg/resvg-wasm';
 import type { ModuleGrid } from '../design/grid.js';
+import type { Affine, PathLayer } from '../model/layer.js';
+import type { SolidPaint } from '../model/paint.js';
+import type { IndexedRaster, Raster, RgbaRaster } from '../model/raster.js';
 import { Canvas } from './canvas.js';
-import type { Rgba } from './color.js';
-import { Edges, flattenPath } from './flatten.js';
-import type { SolidPaint } from './paint.js';
-import { multiply, type Affine, type PathLayer, type Scene } from './scene.js';
-
-/** One palette index per pixel: the exact form of a flat, few-colour code. */
-export interface IndexedRaster {
-  kind: 'indexed';
-  width: number;
-  height: number;
-  pixels: Uint8Array;
-  palette: Rgba[];
-}
-/** Straight-alpha RGBA, 4 bytes per pixel. */
-export interface RgbaRaster {
-  kind: 'rgba';
-  width: number;
-  height: number;
-  pixels: Uint8Array;
-}
-export type Raster = IndexedRaster | RgbaRaster;
+import { Edges } from './edges.js';
+import { flattenPath } from './flatten.js';
+import type { ResidentRaster } from './kernel.js';
+import { multiply, type Scene } from './scene.js';
 
 /**
  * Rasterizes a flat scene (whole-module squares, two solid colours) by filling pixel runs: each module
@@ -58,9 +44,10 @@ const edges = new Edges();
  * Rasterizes any scene with our WASM kernel (canvas.ts): anti-aliased like an SVG renderer, drawn from the
  * same layers the SVG document is written from, at a fraction of resvg's cost (no XML, no base64 images,
  * no general-purpose path pipeline). The raster exports use it; the vector exports are still checked
- * through resvg, which reads the SVG document itself.
+ * through resvg, which reads the SVG document itself. The raster stays in the kernel's memory, where its
+ * readers find it in place: the caller releases it when they are done (kernel.ts, ResidentRaster).
  */
-export function rasterizeScene(scene: Scene): RgbaRaster {
+export function rasterizeScene(scene: Scene): ResidentRaster {
   const { width, height, originX, originY, modulePx } = scene.layout;
   const symbol: Affine = [modulePx, 0, 0, modulePx, originX, originY];
   const canvas = new Canvas(width, height);

@@ -1,40 +1,11 @@
 import { finderInnerPath, finderOuterPath, type EyeIndex } from '../design/finder-eyes.js';
 import type { ModuleGrid } from '../design/grid.js';
 import { modulesPath } from '../design/module-shapes.js';
+import type { Affine, ExtraLayers, Layer } from '../model/layer.js';
+import type { Layout } from '../model/layout.js';
+import { paintOf, samePaint, type Box, type Paint } from '../model/paint.js';
+import type { EyeOverride, RenderConfig } from '../model/render-config.js';
 import { ModuleRole } from '../qr/types.js';
-import type { Layout } from './layout.js';
-import type { RgbaRaster } from './raster.js';
-import { paintOf, samePaint, type Box, type Paint } from './paint.js';
-import type { EyeOverride, RenderConfig } from './types.js';
-
-/** An affine transform [a b c d e f], as SVG's matrix() and PDF's cm take it. */
-export type Affine = [number, number, number, number, number, number];
-
-/**
- * Where a layer's coordinates live: `symbol` in module units with the origin at the symbol's top-left
- * module; `canvas` in output pixels.
- */
-export type Space = 'symbol' | 'canvas';
-
-export interface PathLayer {
-  kind: 'path';
-  space: Space;
-  d: string;
-  paint: Paint;
-  transform?: Affine;
-}
-/**
- * A raster image placed in a box (the vector exports embed it as PNG); decorative images sit below the
- * code, logos above it.
- */
-export interface ImageLayer {
-  kind: 'image';
-  space: Space;
-  box: Box;
-  image: RgbaRaster;
-  opacity: number;
-}
-export type Layer = PathLayer | ImageLayer;
 
 /**
  * What is drawn, independent of the output format: the SVG, the PDF and the raster are all written from
@@ -49,12 +20,6 @@ export interface Scene {
    * rasterized by filling pixel runs, with no anti-aliasing, exactly as resvg would draw it.
    */
   flat: boolean;
-}
-
-/** Layers made by other design stages (images, text, frames), drawn below or above the code. */
-export interface ExtraLayers {
-  below: Layer[];
-  above: Layer[];
 }
 
 /** Top-left module of each finder pattern, in the order EyeIndex names them. */

@@ -1,7 +1,8 @@
 import { encodePng } from './formats/png.js';
-import { svgPaint } from './color.js';
-import { linearEnds, radialCircle, type Paint } from './paint.js';
-import type { Affine, Layer, Scene } from './scene.js';
+import type { Scene } from './scene.js';
+import { svgPaint } from '../model/color.js';
+import type { Affine, Layer } from '../model/layer.js';
+import { linearEnds, radialCircle, type Paint } from '../model/paint.js';
 
 const num = (n: number) => String(Math.round(n * 1000) / 1000);
 

@@ -1,7 +1,8 @@
 import { ERRORS } from '../errors.js';
 import type { Route } from '../http/router.js';
+import { FILE_FORMATS } from '../model/vocabulary.js';
 import { RELAY_HEADERS } from '../relay/signature.js';
-import { FILE_FORMATS, QR_DEFAULTS, qrConfigSchema } from './qr-config.js';
+import { QR_DEFAULTS, qrConfigSchema } from './qr-config.js';
 import { SCHEMAS } from './registry.js';
 
 type Json = Record<string, unknown>;

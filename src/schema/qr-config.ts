@@ -1,34 +1,13 @@
-import { MODULE_SHAPES } from '../design/module-shapes.js';
-import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES } from '../design/finder-eyes.js';
-import { FONT_FAMILIES } from '../design/fonts.js';
-import { FRAME_STYLES } from '../design/frames.js';
-import { ECC_LEVELS } from '../qr/types.js';
-
-/** Output formats, and the MIME type each is served with. */
-export const FILE_FORMATS = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  webp: 'image/webp',
-  svg: 'image/svg+xml',
-  pdf: 'application/pdf',
-} as const;
-export type FileFormat = keyof typeof FILE_FORMATS;
-
-/** Limits of the contract (docs/contract.md), in one place so the schema, the pipeline and the docs agree. */
-export const LIMITS = {
-  contentChars: 4296,
-  outputPx: { min: 64, max: 4096 },
-  pixelsPerModule: { min: 1, max: 100 },
-  quietZone: { min: 4, max: 40 },
-  logoSizePercent: { min: 3, max: 40 },
-  moduleScale: { min: 0.5, max: 1 },
-  moduleSizeVariation: { min: 0, max: 0.15 },
-  qrShapeRadius: { min: 0, max: 50 },
-  /** Base64 of a 10 MB file. */
-  base64ImageChars: Math.ceil((10 * 1024 * 1024) / 3) * 4 + 64,
-  urlChars: 2048,
-  textChars: 200,
-} as const;
+import { LIMITS } from '../model/limits.js';
+import {
+  ECC_LEVELS,
+  FILE_FORMATS,
+  FINDER_INNER_SHAPES,
+  FINDER_OUTER_SHAPES,
+  FONT_FAMILIES,
+  FRAME_STYLES,
+  MODULE_SHAPES,
+} from '../model/vocabulary.js';
 
 const hexColor = {
   type: 'string',

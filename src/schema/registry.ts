@@ -1,7 +1,7 @@
 import { CONTENT_SCHEMAS, type ContentType } from '../content/index.js';
 import { aiGenerateManagedSchema, aiGenerateSchema } from './ai-request.js';
 import { qrConfigSchema } from './qr-config.js';
-import { qrTemplateOverrideSchema } from '../templates/override-schema.js';
+import { qrTemplateOverrideSchema } from './template-override.js';
 
 /** Content helper bodies, named `content_<type>` (the compiled module exports one identifier per schema). */
 const contentSchemas = Object.fromEntries(

@@ -1,6 +1,6 @@
-import { prepareRender, type QrConfigBody } from '../api/render-response.js';
 import { isApiError } from '../errors.js';
-import { weakestContrast } from '../render/contrast.js';
+import { weakestContrast } from '../model/contrast.js';
+import { prepareRender, type QrConfigBody } from '../schema/prepare-render.js';
 import { validate } from '../schema/validate.js';
 
 /** A template's design: a QrConfig without `content` and without the fields that say how to deliver it. */

@@ -1,24 +1,20 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES } from '../../src/design/finder-eyes.js';
-import { MODULE_SHAPES } from '../../src/design/module-shapes.js';
-import { CALLER_FIELDS } from '../../src/ai/clean-config.js';
 import type { Attempt } from '../../src/ai/chain.js';
+import { CALLER_FIELDS } from '../../src/ai/clean-config.js';
 import { designQr, temperatureFor } from '../../src/ai/designer.js';
 import { buildSystemPrompt, buildUserPrompt, STYLE_PRESETS } from '../../src/ai/system-prompt.js';
 import { ApiError } from '../../src/errors.js';
+import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES, MODULE_SHAPES } from '../../src/model/vocabulary.js';
 import { baseUrlOf, startFakeVendor, success, type FakeVendor } from './fake-vendor.js';
 import { sampleSchema } from './sample-schema.js';
 
 // The shape lists are growing in another engineer's hands; extra names here prove the prompt and the
 // response schema read the lists rather than a copy of them.
-vi.mock('../../src/design/module-shapes.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/design/module-shapes.js')>();
-  return { ...real, MODULE_SHAPES: [...real.MODULE_SHAPES, 'test-blob', 'test-star'] };
-});
-vi.mock('../../src/design/finder-eyes.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/design/finder-eyes.js')>();
+vi.mock('../../src/model/vocabulary.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/model/vocabulary.js')>();
   return {
     ...real,
+    MODULE_SHAPES: [...real.MODULE_SHAPES, 'test-blob', 'test-star'],
     FINDER_OUTER_SHAPES: [...real.FINDER_OUTER_SHAPES, 'test-leaf'],
     FINDER_INNER_SHAPES: [...real.FINDER_INNER_SHAPES, 'test-dot'],
   };

@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backgroundImageDecoration } from '../../src/design/background-image.js';
-import { composite, contrastRatio, parseHex } from '../../src/render/color.js';
-import { computeLayout, type Layout } from '../../src/render/layout.js';
-import type { ImageLayer } from '../../src/render/scene.js';
-import type { RenderConfig } from '../../src/render/types.js';
+import { composite, contrastRatio, parseHex } from '../../src/model/color.js';
+import type { ImageLayer } from '../../src/model/layer.js';
+import type { Layout } from '../../src/model/layout.js';
+import type { RenderConfig } from '../../src/model/render-config.js';
+import { computeLayout } from '../../src/render/layout.js';
 import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
 import { initCodecs } from '../../wasm/index.js';
 import { image, pixel, png, type Rgba } from '../helpers/make-images.js';

@@ -1,13 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { finderInnerPath, finderOuterPath, type EyeIndex } from '../../src/design/finder-eyes.js';
 import {
   FINDER_INNER_SHAPES,
   FINDER_OUTER_SHAPES,
-  finderInnerPath,
-  finderOuterPath,
-  type EyeIndex,
   type FinderInnerShape,
   type FinderOuterShape,
-} from '../../src/design/finder-eyes.js';
+} from '../../src/model/vocabulary.js';
 import { gridFor } from './grid-fixture.js';
 import { darkCount, decode, lightness, LONG_TEXT, prepare, rasterize, SHORT_URL, svgFor, type Raster } from './scan.js';
 import { symbolPath } from './symbol.js';

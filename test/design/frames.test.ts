@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FRAME_STYLES, frameOf, type FrameStyle } from '../../src/design/frames.js';
+import { frameOf } from '../../src/design/frames.js';
 import { roundOutline } from '../../src/design/round-shape.js';
 import { textInsets } from '../../src/design/text.js';
+import { FRAME_STYLES, type FrameStyle } from '../../src/model/vocabulary.js';
 import { decode, lightness, prepare, rasterize, type Raster } from './scan.js';
 import { configOf, darkInQuietZone, drawDesign, symbolBounds } from './text-render.js';
 

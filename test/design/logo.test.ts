@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { gridFromSymbol, type ModuleGrid } from '../../src/design/grid.js';
 import { coverageRecoverable } from '../../src/design/ecc-budget.js';
+import { gridFromSymbol, type ModuleGrid } from '../../src/design/grid.js';
 import { clearedModules, hidesNeededPattern, logoArea, logoDecoration } from '../../src/design/logo.js';
+import type { ImageLayer, PathLayer } from '../../src/model/layer.js';
+import type { RenderConfig } from '../../src/model/render-config.js';
 import { encode } from '../../src/qr/encode.js';
 import { versionTemplate } from '../../src/qr/matrix.js';
 import { ModuleRole } from '../../src/qr/types.js';
 import { computeLayout } from '../../src/render/layout.js';
-import type { ImageLayer, PathLayer } from '../../src/render/scene.js';
-import type { RenderConfig } from '../../src/render/types.js';
 import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
 import { initCodecs } from '../../wasm/index.js';
 import { image, png, RED } from '../helpers/make-images.js';

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MODULE_SHAPES, modulesPath, type ModuleShape, type ModuleStyle } from '../../src/design/module-shapes.js';
+import { modulesPath, type ModuleStyle } from '../../src/design/module-shapes.js';
+import { MODULE_SHAPES, type ModuleShape } from '../../src/model/vocabulary.js';
 import { gridFor, gridOf, notFinder } from './grid-fixture.js';
 import { darkCount, decode, lightness, LONG_TEXT, prepare, rasterize, SHORT_URL, svgFor } from './scan.js';
 import { symbolPath } from './symbol.js';

@@ -1,11 +1,7 @@
-import {
-  finderInnerPath,
-  finderOuterPath,
-  type FinderInnerShape,
-  type FinderOuterShape,
-} from '../../src/design/finder-eyes.js';
+import { finderInnerPath, finderOuterPath } from '../../src/design/finder-eyes.js';
 import type { ModuleGrid } from '../../src/design/grid.js';
 import { modulesPath, type ModuleStyle } from '../../src/design/module-shapes.js';
+import type { FinderInnerShape, FinderOuterShape } from '../../src/model/vocabulary.js';
 import { notFinder } from './grid-fixture.js';
 
 /** The whole symbol as one path, assembled as the scene builder does: data modules, then the three eyes. */

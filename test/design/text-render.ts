@@ -1,13 +1,14 @@
+import type { Decorations } from '../../src/design/decorations.js';
 import { gridFromSymbol } from '../../src/design/grid.js';
 import { textDecorations, textInsets } from '../../src/design/text.js';
+import type { Layout } from '../../src/model/layout.js';
+import type { RenderConfig } from '../../src/model/render-config.js';
 import { encode } from '../../src/qr/encode.js';
 import type { QrSymbol } from '../../src/qr/types.js';
-import { computeLayout, type Layout } from '../../src/render/layout.js';
+import { computeLayout } from '../../src/render/layout.js';
 import { buildScene } from '../../src/render/scene.js';
 import { sceneToSvg } from '../../src/render/svg.js';
-import type { RenderConfig } from '../../src/render/types.js';
 import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
-import type { Decorations } from '../../src/design/decorations.js';
 import { lightness, type Raster } from './scan.js';
 
 export const configOf = (design: Partial<RenderConfig> & { content: string }): RenderConfig =>

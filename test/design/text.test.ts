@@ -2,13 +2,14 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRequire } from 'node:module';
 import { centerBand } from '../../src/design/center-text.js';
 import { coverageRecoverable } from '../../src/design/ecc-budget.js';
-import { FONT_FAMILIES, fontOf } from '../../src/design/fonts.js';
+import { fontOf } from '../../src/design/fonts.js';
 import { gridFromSymbol } from '../../src/design/grid.js';
 import { cleanText, lineOutline, setLine } from '../../src/design/typeset.js';
+import type { RenderConfig } from '../../src/model/render-config.js';
+import { FONT_FAMILIES } from '../../src/model/vocabulary.js';
 import { encode } from '../../src/qr/encode.js';
 import { computeLayout } from '../../src/render/layout.js';
 import { darkCount, decode, lightness, prepare, rasterize, SHORT_URL } from './scan.js';
-import type { RenderConfig } from '../../src/render/types.js';
 import { configOf, drawDesign, symbolBounds } from './text-render.js';
 
 beforeAll(prepare);

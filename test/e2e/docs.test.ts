@@ -1,7 +1,6 @@
 import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES } from '../../src/design/finder-eyes.js';
-import { MODULE_SHAPES } from '../../src/design/module-shapes.js';
+import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES, MODULE_SHAPES } from '../../src/model/vocabulary.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 let svc: TestService;

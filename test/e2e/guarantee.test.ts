@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contrastRatio, parseHex } from '../../src/render/color.js';
+import { contrastRatio, parseHex } from '../../src/model/color.js';
 import { decodeOne } from '../helpers/decode.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 

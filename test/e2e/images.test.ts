@@ -5,8 +5,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage } from '../../src/images/decode.js';
+import type { RgbaRaster } from '../../src/model/raster.js';
 import { initCodecs } from '../../wasm/index.js';
-import type { RgbaRaster } from '../../src/render/raster.js';
 import { decodeOne, svgToImage } from '../helpers/decode.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import {

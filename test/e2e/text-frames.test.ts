@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import decodePng, { init as initPngDecode } from '@jsquash/png/decode.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FRAME_STYLES } from '../../src/design/frames.js';
+import { FRAME_STYLES } from '../../src/model/vocabulary.js';
 import { decodeOne } from '../helpers/decode.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 

@@ -4,8 +4,8 @@
  */
 import encodeJpeg from '@jsquash/jpeg/encode.js';
 import encodeWebp from '@jsquash/webp/encode.js';
+import type { RgbaRaster } from '../../src/model/raster.js';
 import { encodePng } from '../../src/render/formats/png.js';
-import type { RgbaRaster } from '../../src/render/raster.js';
 import { initCodecs } from '../../wasm/index.js';
 
 export type Rgba = [number, number, number, number];

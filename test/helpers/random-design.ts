@@ -2,10 +2,13 @@
  * Seeded random designs drawn from the whole QrConfig vocabulary, for the corpus test and the gallery.
  * The same seed always gives the same design, so a failing case can be replayed.
  */
-import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES } from '../../src/design/finder-eyes.js';
-import { FONT_FAMILIES } from '../../src/design/fonts.js';
-import { FRAME_STYLES } from '../../src/design/frames.js';
-import { MODULE_SHAPES } from '../../src/design/module-shapes.js';
+import {
+  FINDER_INNER_SHAPES,
+  FINDER_OUTER_SHAPES,
+  FONT_FAMILIES,
+  FRAME_STYLES,
+  MODULE_SHAPES,
+} from '../../src/model/vocabulary.js';
 import { encodePng } from '../../src/render/formats/png.js';
 
 export function prng(seed: number) {

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
-import { declaredSize } from '../../src/images/dimensions.js';
 import { decodeImage, IMAGE_LIMITS } from '../../src/images/decode.js';
+import { declaredSize } from '../../src/images/dimensions.js';
 import { resample, shrinkToFit, EMBED_MAX_SIDE } from '../../src/images/resample.js';
 import { sniffImageType } from '../../src/images/sniff.js';
-import type { RgbaRaster } from '../../src/render/raster.js';
+import type { RgbaRaster } from '../../src/model/raster.js';
 import { initCodecs } from '../../wasm/index.js';
 import {
   BLUE,

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { prepareZXingModule, readBarcodes, type ReadResult } from 'zxing-wasm/reader';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ECC_LEVELS, type EccLevel } from '../../src/model/vocabulary.js';
 import { encode, encodeData, fits } from '../../src/qr/encode.js';
-import { ECC_LEVELS, type EccLevel, type QrSymbol } from '../../src/qr/types.js';
+import type { QrSymbol } from '../../src/qr/types.js';
 import { rasterize, rng } from './support.js';
 
 beforeAll(async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ECC_LEVELS } from '../../src/model/vocabulary.js';
 import { encode, fits, measure } from '../../src/qr/encode.js';
 import { alignmentPositions } from '../../src/qr/matrix.js';
-import { DataTooLongError, ECC_LEVELS, ModuleRole } from '../../src/qr/types.js';
+import { DataTooLongError, ModuleRole } from '../../src/qr/types.js';
 import { ECC_INDICATOR, darkAt, readFormat } from './support.js';
 
 describe('encode options', () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { ECC_LEVELS } from '../../src/model/vocabulary.js';
 import { lineStride, packCols, packRows } from '../../src/qr/bit-lines.js';
 import { encode } from '../../src/qr/encode.js';
 import { penalty } from '../../src/qr/mask.js';
-import { ECC_LEVELS, ModuleRole } from '../../src/qr/types.js';
+import { ModuleRole } from '../../src/qr/types.js';
 import { darkAt, readFormat, referencePenalty, rng } from './support.js';
 
 function packedPenalty(m: Uint8Array, size: number): number {

@@ -1,7 +1,7 @@
 import qrcode from 'qrcode-generator';
 import { describe, expect, it } from 'vitest';
+import { ECC_LEVELS, type EccLevel } from '../../src/model/vocabulary.js';
 import { encode } from '../../src/qr/encode.js';
-import { ECC_LEVELS, type EccLevel } from '../../src/qr/types.js';
 import { dataCodewords } from '../../src/qr/version.js';
 import { ECC_INDICATOR, randomString, readFormat, rng } from './support.js';
 

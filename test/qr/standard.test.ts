@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { ECC_LEVELS, type EccLevel } from '../../src/model/vocabulary.js';
 import { interleaveBlocks } from '../../src/qr/blocks.js';
 import { encode, encodeData, fits, measure } from '../../src/qr/encode.js';
 import { formatBits, versionBits } from '../../src/qr/format.js';
 import { alignmentPositions, versionTemplate } from '../../src/qr/matrix.js';
 import { reedSolomon } from '../../src/qr/reed-solomon.js';
-import { DataTooLongError, ECC_LEVELS, ModuleRole, type EccLevel } from '../../src/qr/types.js';
+import { DataTooLongError, ModuleRole } from '../../src/qr/types.js';
 import { dataCodewords, ecBlockCount, ecCodewordsPerBlock, totalCodewords } from '../../src/qr/version.js';
 import { ECC_INDICATOR, rng } from './support.js';
 

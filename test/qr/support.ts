@@ -1,4 +1,5 @@
-import type { EccLevel, QrSymbol } from '../../src/qr/types.js';
+import type { EccLevel } from '../../src/model/vocabulary.js';
+import type { QrSymbol } from '../../src/qr/types.js';
 
 export { seededRandom as rng } from '../helpers/seeded-random.js';
 

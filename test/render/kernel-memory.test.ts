@@ -1,16 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initWasm } from '../../wasm/index.js';
+import type { RgbaRaster } from '../../src/model/raster.js';
+import type { RenderConfig } from '../../src/model/render-config.js';
 import { encodePng } from '../../src/render/formats/png.js';
-import { kernelFor, release } from '../../src/render/kernel.js';
+import { kernelFor, type ResidentRaster } from '../../src/render/kernel.js';
 import { designScene } from '../../src/render/pipeline.js';
-import { rasterizeScene, type RgbaRaster } from '../../src/render/raster.js';
-import type { RenderConfig } from '../../src/render/types.js';
-import { scan } from '../../src/render/verify.js';
+import { rasterizeScene } from '../../src/render/raster.js';
+import { scan } from '../../src/render/verify/read.js';
 import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
+import { initWasm } from '../../wasm/index.js';
 
 beforeAll(initWasm);
 
-const draw = async (design: Partial<RenderConfig>): Promise<RgbaRaster> =>
+const draw = async (design: Partial<RenderConfig>): Promise<ResidentRaster> =>
   rasterizeScene(
     (
       await designScene({
@@ -49,7 +50,7 @@ describe('a raster drawn by the kernel stays in its memory until released (kerne
     for (const [i, img] of inPlace.reduced.entries()) {
       expect(Buffer.from(img.pgm).equals(Buffer.from(copied.reduced[i]!.pgm))).toBe(true);
     }
-    release(drawn);
+    drawn.release();
   });
 
   it('keeps its pixels when other jobs lay out after it and the memory grows', async () => {
@@ -63,7 +64,7 @@ describe('a raster drawn by the kernel stays in its memory until released (kerne
     new Uint8Array(k.memory.buffer).fill(0x5a, grown.base, grown.base + had - base + 4 * 65536);
     expect(drawn.pixels.buffer).toBe(k.memory.buffer);
     expect(Buffer.from(drawn.pixels).equals(Buffer.from(before))).toBe(true);
-    release(drawn);
+    drawn.release();
   });
 
   it('is copied out, unchanged, when a new canvas needs the space', async () => {
@@ -73,12 +74,24 @@ describe('a raster drawn by the kernel stays in its memory until released (kerne
     expect(first.pixels.buffer).not.toBe(second.pixels.buffer);
     expect(Buffer.from(first.pixels).equals(Buffer.from(before))).toBe(true);
     expect(Buffer.from(second.pixels).equals(Buffer.from(before))).toBe(false);
-    release(second);
+    second.release();
+  });
+
+  it("once copied out, is no longer the kernel's to free: releasing it keeps its pixels", async () => {
+    const first = await draw({ moduleShape: 'dots' });
+    const before = first.pixels.slice();
+    const second = await draw({ moduleShape: 'square' });
+    first.release();
+    expect(Buffer.from(first.pixels).equals(Buffer.from(before))).toBe(true);
+    const { k } = kernelFor(16);
+    expect(second.pixels.buffer).toBe(k.memory.buffer);
+    second.release();
+    expect(second.pixels.length).toBe(0);
   });
 
   it('once released, has no pixels left to read by mistake', async () => {
     const drawn = await draw({});
-    release(drawn);
+    drawn.release();
     expect(drawn.pixels.length).toBe(0);
   });
 });

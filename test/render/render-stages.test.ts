@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
-import { contrastRatio, effectiveContrast, parseHex } from '../../src/render/color.js';
+import { contrastRatio, effectiveContrast, parseHex } from '../../src/model/color.js';
 import { computeLayout } from '../../src/render/layout.js';
 import { BUDGETS, checkCanvasBudget, checkVectorBudget } from '../../src/render/pipeline.js';
 

@@ -4,20 +4,21 @@
  * eye transforms, logos, background images, text and frames, and a set of random designs.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initWasm } from '../../wasm/index.js';
-import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES } from '../../src/design/finder-eyes.js';
-import { FRAME_STYLES } from '../../src/design/frames.js';
-import { MODULE_SHAPES } from '../../src/design/module-shapes.js';
+import { parseHex } from '../../src/model/color.js';
+import type { Affine } from '../../src/model/layer.js';
+import type { RgbaRaster } from '../../src/model/raster.js';
+import type { RenderConfig } from '../../src/model/render-config.js';
+import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES, FRAME_STYLES, MODULE_SHAPES } from '../../src/model/vocabulary.js';
 import { Canvas } from '../../src/render/canvas.js';
-import { parseHex } from '../../src/render/color.js';
-import { Edges, flattenPath } from '../../src/render/flatten.js';
+import { Edges } from '../../src/render/edges.js';
+import { flattenPath } from '../../src/render/flatten.js';
 import { encodePng } from '../../src/render/formats/png.js';
 import { designScene } from '../../src/render/pipeline.js';
-import { rasterizeScene, rasterizeSvg, type RgbaRaster } from '../../src/render/raster.js';
-import type { Affine } from '../../src/render/scene.js';
+import { rasterizeScene, rasterizeSvg } from '../../src/render/raster.js';
 import { sceneToSvg } from '../../src/render/svg.js';
-import type { RenderConfig, RenderTask } from '../../src/render/types.js';
+import type { RenderTask } from '../../src/render/types.js';
 import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
+import { initWasm } from '../../wasm/index.js';
 import { randomDesign } from '../helpers/random-design.js';
 
 beforeAll(() => initWasm());

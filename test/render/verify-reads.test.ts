@@ -5,15 +5,15 @@
  * dim trial images.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initWasm } from '../../wasm/index.js';
-import { composite, WHITE } from '../../src/render/color.js';
-import type { Raster } from '../../src/render/raster.js';
-import { parseHex } from '../../src/render/color.js';
+import { composite, WHITE, parseHex } from '../../src/model/color.js';
+import type { Raster } from '../../src/model/raster.js';
+import type { RenderConfig } from '../../src/model/render-config.js';
 import { designScene } from '../../src/render/pipeline.js';
 import { rasterizeScene } from '../../src/render/raster.js';
-import type { RenderConfig } from '../../src/render/types.js';
-import { blurDim, pixelsOf, scan, verifyRaster } from '../../src/render/verify.js';
+import { verifyRaster } from '../../src/render/verify/index.js';
+import { blurDim, pixelsOf, scan } from '../../src/render/verify/read.js';
 import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
+import { initWasm } from '../../wasm/index.js';
 import { prng } from '../helpers/random-design.js';
 
 beforeAll(() => initWasm());

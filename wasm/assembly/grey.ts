@@ -1,4 +1,4 @@
-// The verifier's read of a raster (src/render/verify.ts): grey levels as a decoder computes them, and
+// The verifier's read of a raster (src/render/verify/read.ts): grey levels as a decoder computes them, and
 // box-filtered reductions as zxing's pyramid makes them, in one pass. Like raster.ts, it works on memory
 // laid out by its JS side and allocates nothing.
 

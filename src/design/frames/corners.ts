@@ -1,5 +1,5 @@
+import type { Box } from '../../model/paint.js';
 import { arc, line, loop, polygon, transform, type Loop } from '../geometry/path.js';
-import type { Box } from '../../render/paint.js';
 import { insetsOf, U, type Frame } from './parts.js';
 
 /** Sizes in u: stroke, arm length, space between the marks and what they enclose, and the rounded marks' radius. */

@@ -1,7 +1,7 @@
+import type { Insets } from '../../model/layout.js';
+import type { Box } from '../../model/paint.js';
 import { roundedBox, type Corners } from '../geometry/outlines.js';
 import { transform, type Loop } from '../geometry/path.js';
-import type { Insets } from '../../render/layout.js';
-import type { Box } from '../../render/paint.js';
 
 /**
  * The code as a frame sees it, in canvas pixels: the square the symbol and its quiet zone occupy, or the

@@ -1,10 +1,9 @@
-import decodeJpeg from '@jsquash/jpeg/decode.js';
 import encodeJpeg from '@jsquash/jpeg/encode.js';
-import decodeWebp from '@jsquash/webp/decode.js';
 import encodeWebp from '@jsquash/webp/encode.js';
 import { codecs } from '../../../wasm/index.js';
-import { composite, WHITE } from '../color.js';
-import { toRgba, type Raster, type RgbaRaster } from '../raster.js';
+import { composite, WHITE } from '../../model/color.js';
+import type { Raster } from '../../model/raster.js';
+import { toRgba } from '../raster.js';
 
 const JPEG_QUALITY = 90;
 const WEBP_QUALITY = 90;
@@ -42,17 +41,4 @@ export async function encodeWebpImage(r: Raster, fewColours: boolean): Promise<U
     fewColours ? { lossless: 1, quality: 75, method: 2 } : { quality: WEBP_QUALITY },
   );
   return new Uint8Array(buf);
-}
-
-/** Decodes a JPEG or WebP we produced, so the verifier reads exactly what the client receives. */
-export async function decodeLossy(format: 'jpg' | 'webp', bytes: Uint8Array): Promise<RgbaRaster> {
-  await (format === 'jpg' ? codecs.jpegDecoder() : codecs.webpDecoder());
-  const copy = bytes.slice().buffer;
-  const img = format === 'jpg' ? await decodeJpeg(copy) : await decodeWebp(copy);
-  return {
-    kind: 'rgba',
-    width: img.width,
-    height: img.height,
-    pixels: new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength),
-  };
 }

@@ -17,8 +17,9 @@ import {
   appendBezierCurve,
 } from 'pdf-lib';
 import { encodePng } from './png.js';
-import { colorAt, linearEnds, radialCircle, type GradientPaint } from '../paint.js';
-import type { Affine, Layer, Scene } from '../scene.js';
+import type { Affine, Layer } from '../../model/layer.js';
+import { colorAt, linearEnds, radialCircle, type GradientPaint } from '../../model/paint.js';
+import type { Scene } from '../scene.js';
 
 // pdf-lib parses SVG path data into PDF operators but does not export the parser from its index.
 const { svgPathToOperators } = createRequire(import.meta.url)('pdf-lib/cjs/api/svgPath.js') as {

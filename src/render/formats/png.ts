@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
-import type { Rgba } from '../color.js';
+import type { Rgba } from '../../model/color.js';
+import type { Raster, RgbaRaster } from '../../model/raster.js';
 import { kernelFor, kernelWith, reserve, type Kernel } from '../kernel.js';
-import type { Raster, RgbaRaster } from '../raster.js';
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);

@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FINDER_OUTER_SHAPES } from '../../../src/design/finder-eyes.js';
-import { MODULE_SHAPES } from '../../../src/design/module-shapes.js';
 import type { Attempt } from '../../../src/ai/chain.js';
 import { CALLER_FIELDS } from '../../../src/ai/clean-config.js';
 import { designQr, type DesignInput } from '../../../src/ai/designer.js';
 import type { ProviderId } from '../../../src/ai/providers.js';
 import { ApiError } from '../../../src/errors.js';
+import { FINDER_OUTER_SHAPES, MODULE_SHAPES } from '../../../src/model/vocabulary.js';
 import { baseUrlOf, startFakeVendor, success, type FakeVendor, type WireKind } from '../fake-vendor.js';
 import { sampleSchema } from '../sample-schema.js';
 

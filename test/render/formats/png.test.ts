@@ -1,10 +1,11 @@
 import { inflateSync } from 'node:zlib';
 import decodePng from '@jsquash/png/decode.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { codecs, initWasm } from '../../../wasm/index.js';
-import { parseHex, type Rgba } from '../../../src/render/color.js';
+import { parseHex, type Rgba } from '../../../src/model/color.js';
+import type { Raster, RgbaRaster } from '../../../src/model/raster.js';
 import { encodePng } from '../../../src/render/formats/png.js';
-import { rasterizeSvg, toRgba, type Raster, type RgbaRaster } from '../../../src/render/raster.js';
+import { rasterizeSvg, toRgba } from '../../../src/render/raster.js';
+import { codecs, initWasm } from '../../../wasm/index.js';
 import { seededRandom } from '../../helpers/seeded-random.js';
 
 beforeAll(async () => {

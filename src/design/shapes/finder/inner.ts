@@ -1,3 +1,4 @@
+import type { FinderInnerShape } from '../../../model/vocabulary.js';
 import {
   chamferBox,
   corners,
@@ -54,4 +55,4 @@ export const INNER = {
   flower: { loops: [scalloped(1.5, 1.5, 1.6, 1.25, 8)] },
   shield: { loops: [shield(0, 0, 3, 3)] },
   squircle: { loops: [squircle(1.5, 1.5, 1.5)] },
-} satisfies Record<string, EyePart>;
+} satisfies Record<FinderInnerShape, EyePart>;

@@ -1,3 +1,4 @@
+import type { FinderOuterShape } from '../../../model/vocabulary.js';
 import { corners, ellipse, notchedBox, scalloped, shield, squircle } from '../../geometry/outlines.js';
 import { polygon, type Loop } from '../../geometry/path.js';
 import type { EyePart } from './part.js';
@@ -51,4 +52,4 @@ export const OUTER = {
   shield: { loops: ring(shield(0, 0, 7, 7, 0.7), shield(1, 1, 5, 5, 0.7)) },
   dots: { loops: dotRing() },
   dashed: { loops: dashed(0.45) },
-} satisfies Record<string, EyePart>;
+} satisfies Record<FinderOuterShape, EyePart>;

@@ -1,4 +1,4 @@
-import { contentProperty, definitions, designProperties } from '../schema/qr-config.js';
+import { contentProperty, definitions, designProperties } from './qr-config.js';
 
 type Schema = Record<string, unknown>;
 

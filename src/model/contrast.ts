@@ -1,5 +1,11 @@
 import { effectiveContrast, parseHex, type Rgba } from './color.js';
-import type { GradientSpec, RenderConfig } from './types.js';
+import type { GradientSpec, RenderConfig } from './render-config.js';
+
+/**
+ * The least contrast a code may have: the verifier fails a render below it and the guarantee deepens the
+ * colours up to it.
+ */
+export const MIN_CONTRAST = 4;
 
 /** One foreground colour against one background colour, with the fields they came from. */
 export interface ContrastPair {

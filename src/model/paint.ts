@@ -1,5 +1,5 @@
 import { parseHex, type Rgba } from './color.js';
-import type { GradientSpec } from './types.js';
+import type { GradientSpec } from './render-config.js';
 
 /** A rectangle in the coordinate space of the layer that uses it. */
 export interface Box {

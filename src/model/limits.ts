@@ -1,0 +1,15 @@
+/** Limits of the contract (docs/contract.md), in one place so the schema, the pipeline and the docs agree. */
+export const LIMITS = {
+  contentChars: 4296,
+  outputPx: { min: 64, max: 4096 },
+  pixelsPerModule: { min: 1, max: 100 },
+  quietZone: { min: 4, max: 40 },
+  logoSizePercent: { min: 3, max: 40 },
+  moduleScale: { min: 0.5, max: 1 },
+  moduleSizeVariation: { min: 0, max: 0.15 },
+  qrShapeRadius: { min: 0, max: 50 },
+  /** Base64 of a 10 MB file. */
+  base64ImageChars: Math.ceil((10 * 1024 * 1024) / 3) * 4 + 64,
+  urlChars: 2048,
+  textChars: 200,
+} as const;

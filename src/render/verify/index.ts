@@ -1,0 +1,137 @@
+import { composite, effectiveContrast, greyLevel, WHITE, type Rgba } from '../../model/color.js';
+import { MIN_CONTRAST } from '../../model/contrast.js';
+import type { Layout } from '../../model/layout.js';
+import type { Raster } from '../../model/raster.js';
+import type { FileFormat } from '../../model/vocabulary.js';
+import { decodes, decodesAsDelivered, FAST, planReads } from './plan.js';
+import { MIN_QUIET_ZONE, quietZoneClean, quietZoneModules } from './quiet-zone.js';
+import { READ_AS_FILE, scan } from './read.js';
+import { scanScore, scanTrials, type ScanTrial } from './score.js';
+
+/*
+ * The verifier: every export is decoded from its own pixels before it leaves. read.ts turns the raster
+ * into the grey images a reader sees, plan.ts decides which of them to decode and how, quiet-zone.ts and
+ * score.ts measure the margin and the robustness; this module runs them in order and reports.
+ */
+
+/** What the verifier found, returned to the client with every successful render. */
+export interface Verification {
+  /** The decoded payload equals the content, byte for byte. */
+  decoded: boolean;
+  /**
+   * `reduced`: decodes at its own size and as a phone sees it from afar (the box-filtered reduction);
+   * `full`: only at its own size.
+   */
+  decodedAt: 'reduced' | 'full' | null;
+  /** WCAG contrast of the foreground against the background, as a viewer sees them. */
+  contrastRatio: number;
+  /** Width of the light margin around the symbol, in modules. */
+  quietZoneModules: number;
+  /** Every pixel of the required quiet zone is background-coloured. */
+  quietZoneClean: boolean;
+  /** Human-readable reasons, empty when everything passed. */
+  failures: string[];
+  /**
+   * Robustness, 0–100: 25 for decoding as seen from afar (the reduced image), plus 25 for each harsher
+   * trial that still decodes: about 2 px per module, a 3×3 blur, contrast halved (blur and dim are tried
+   * together first; passing that counts for both). A code that decodes only at full size scores 10.
+   */
+  scanScore: number;
+  scanTrials: ScanTrial[];
+}
+
+export interface VerifyInput {
+  raster: Raster;
+  /**
+   * The raster is whole-pixel squares (a flat scene): its reduction averages exact module blocks, so it
+   * shows the same geometry as the full-size image and decoding it alone proves the full-size one.
+   */
+  exact: boolean;
+  /** The delivered file's format: it decides how a reader turns the file's pixels into grey (READ_AS_FILE). */
+  format: FileFormat;
+  layout: Layout;
+  expected: Uint8Array;
+  foreground: Rgba;
+  background: Rgba;
+}
+
+/**
+ * The checks an export can fail: its colours' contrast, its quiet zone (too narrow, or not clear), and
+ * decoding to the content. The guarantee mends a failure by its check (guarantee.ts, LADDER).
+ */
+export const CHECKS = ['contrast', 'quiet-zone', 'decode'] as const;
+export type Check = (typeof CHECKS)[number];
+
+/** One failed check, with the reason the client reads in `Verification.failures`. */
+export interface Failure {
+  check: Check;
+  message: string;
+}
+
+/** A verification, and each of its failures with the check that failed. */
+export interface Verdict {
+  verification: Verification;
+  failures: Failure[];
+}
+
+/**
+ * Verifies one export: decodes the artifact's own pixels (a box-filtered reduction, as a phone sees the
+ * code from afar, and the image as a reader of the delivered file reads it) and requires the payload to
+ * equal `expected` byte for byte; measures contrast and the quiet zone.
+ */
+export async function judgeRaster(input: VerifyInput): Promise<Verdict> {
+  const { raster, layout, expected } = input;
+  const { width, height } = raster;
+  const failures: Failure[] = [];
+  const contrast = effectiveContrast(input.foreground, input.background);
+  if (contrast < MIN_CONTRAST)
+    failures.push({ check: 'contrast', message: `contrast ${contrast.toFixed(2)}:1 is below ${MIN_CONTRAST}:1` });
+
+  const bg = composite(input.background, WHITE);
+  const bgGrey = greyLevel(bg);
+  const fgGrey = greyLevel(composite(input.foreground, bg));
+  const lightOnDark = fgGrey > bgGrey;
+  // Every image the checks below read, made in one pass over the raster.
+  const { boxes, farProvesNative } = planReads(layout, width, height, input.exact, lightOnDark);
+  const {
+    grey,
+    reduced: [reduced, far, layer],
+  } = scan(raster, READ_AS_FILE[input.format], boxes);
+
+  // A flat raster is filled only inside the symbol and carries no decorations, so its quiet zone is
+  // background by construction; anything drawn (shapes, images, frames) is checked pixel by pixel.
+  const clean = input.exact || quietZoneClean(grey, layout, bgGrey, fgGrey);
+  if (!clean) failures.push({ check: 'quiet-zone', message: `the ${MIN_QUIET_ZONE}-module quiet zone is not clear` });
+  const margin = quietZoneModules(layout);
+  if (margin < MIN_QUIET_ZONE)
+    failures.push({ check: 'quiet-zone', message: `quiet zone is ${margin} modules, below ${MIN_QUIET_ZONE}` });
+
+  const farOk = await decodes(reduced, FAST, expected);
+  const nativeOk =
+    (farProvesNative && farOk) || (await decodesAsDelivered(layer ?? null, grey, width, height, expected));
+  const decodedAt: Verification['decodedAt'] = nativeOk ? (farOk ? 'reduced' : 'full') : null;
+  if (!nativeOk)
+    failures.push({
+      check: 'decode',
+      message: `the image does not decode to the content at its own size (${width}×${height} px)`,
+    });
+
+  const trials = decodedAt === 'reduced' ? await scanTrials(reduced, far!, expected) : [];
+  return {
+    verification: {
+      decoded: decodedAt !== null,
+      decodedAt,
+      contrastRatio: Math.round(contrast * 100) / 100,
+      quietZoneModules: margin,
+      quietZoneClean: clean,
+      failures: failures.map((f) => f.message),
+      scanScore: scanScore(decodedAt, trials),
+      scanTrials: trials,
+    },
+    failures,
+  };
+}
+
+/** The verification alone, as the client receives it: for callers that report it and correct nothing. */
+export const verifyRaster = async (input: VerifyInput): Promise<Verification> =>
+  (await judgeRaster(input)).verification;

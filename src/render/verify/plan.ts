@@ -1,0 +1,101 @@
+import { defaultReaderOptions, readBarcodes, type ReaderOptions } from 'zxing-wasm/reader';
+import type { Layout } from '../../model/layout.js';
+import { fullSize, type BoxFilter, type GreyImage } from './read.js';
+
+/** Pixels per module in the reduced image; enough for zxing, and a quarter of the work of 6. */
+const REDUCED_MODULE_PX = 3;
+// Polarity is known from the design, so light-on-dark images are inverted here and zxing is spared its
+// second, inverted pass (which it runs even after the first pass found the code).
+export const FAST: ReaderOptions = {
+  formats: ['QRCode'],
+  tryHarder: false,
+  tryRotate: false,
+  tryDownscale: false,
+  tryInvert: false,
+  maxNumberOfSymbols: 1,
+};
+/**
+ * How a zxing-based reader with default options reads a delivered file (the test suite's independent
+ * decoder does exactly this): tryHarder, both polarities, and an image pyramid (below). Stopping at the
+ * first symbol changes nothing for a single code: zxing tries the same candidates in the same order.
+ */
+const AS_DELIVERED: ReaderOptions = { formats: ['QRCode'], tryHarder: true, tryInvert: true, maxNumberOfSymbols: 1 };
+/**
+ * zxing's pyramid: an image larger than `downscaleThreshold` is also read as a layer box-filtered by
+ * `downscaleFactor` (and further layers while they are still larger). From the library, so the verifier
+ * follows its defaults.
+ */
+const { downscaleThreshold: PYRAMID_ABOVE, downscaleFactor: PYRAMID_FACTOR } = defaultReaderOptions;
+/**
+ * FAST and tryHarder differ, for QR codes, only in how often zxing scans a row for finder patterns: every
+ * third row with tryHarder, every max(3, ⌊3 × height / 388⌋)th without, the same rows below this height.
+ */
+const FAST_SCANS_EVERY_THIRD_ROW_BELOW = 517;
+
+/** The images the verifier reads, all made in one pass over the raster (read.ts, scan). */
+export interface ReadPlan {
+  /**
+   * The box filters to make: the reduction (as a phone sees the code from afar), the farther one of the
+   * first scan trial, and, when zxing would make one of the delivered file, its first pyramid layer.
+   */
+  boxes: BoxFilter[];
+  /** Decoding the reduction alone proves that the delivered image decodes too. */
+  farProvesNative: boolean;
+}
+
+/**
+ * Which images to read for a raster of `width`×`height` px drawn at `layout`: `exact` when it is
+ * whole-pixel squares (a flat scene), `lightOnDark` when its modules are lighter than its background.
+ */
+export function planReads(
+  layout: Layout,
+  width: number,
+  height: number,
+  exact: boolean,
+  lightOnDark: boolean,
+): ReadPlan {
+  const f = Math.max(1, Math.floor(layout.modulePx / REDUCED_MODULE_PX));
+  // Anti-aliased shapes can read differently at another scale, so they must also decode as delivered;
+  // unless the raster is flat (see `exact`), or the reduction is the delivered image read as delivered
+  // (1:1, dark on light, and FAST scanning the same rows as tryHarder).
+  const farProvesNative = exact || (f === 1 && !lightOnDark && height < FAST_SCANS_EVERY_THIRD_ROW_BELOW);
+  // zxing makes its first pyramid layer when the image exceeds the threshold; min, not max, so it does
+  // however it compares sides.
+  const layered = !farProvesNative && Math.min(width, height) > PYRAMID_ABOVE;
+  const boxes: BoxFilter[] = [
+    { f, invert: lightOnDark },
+    { f: Math.max(1, Math.floor(layout.modulePx / 2)), invert: lightOnDark },
+  ];
+  if (layered) boxes.push({ f: PYRAMID_FACTOR, invert: false });
+  return { boxes, farProvesNative };
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+/** Whether zxing, with `options`, finds a code in `image` whose payload is `expected`, byte for byte. */
+export async function decodes(image: GreyImage, options: ReaderOptions, expected: Uint8Array): Promise<boolean> {
+  const results = await readBarcodes(image.pgm, options);
+  return results.some((r) => r.isValid && sameBytes(r.bytes, expected));
+}
+
+/**
+ * Whether the image decodes to the content as a reader of the delivered file decodes it: AS_DELIVERED, at
+ * its own size and on zxing's pyramid. `layer`, when made, is the pyramid's first layer, a ninth of the
+ * pixels: it is tried first, and since it is exactly zxing's layer, a code found there is found in the
+ * file. The full-size pass, the single most expensive step, is paid only when the layer does not decode
+ * or the image is too small to have one. Polarity is left to zxing (tryInvert), as for the file.
+ */
+export async function decodesAsDelivered(
+  layer: GreyImage | null,
+  grey: Uint8Array,
+  width: number,
+  height: number,
+  expected: Uint8Array,
+): Promise<boolean> {
+  if (!layer) return decodes(fullSize(grey, width, height), AS_DELIVERED, expected);
+  // zxing reads the layers below the first from it, as from the file; only the full size is left.
+  return (
+    (await decodes(layer, AS_DELIVERED, expected)) ||
+    decodes(fullSize(grey, width, height), { ...AS_DELIVERED, tryDownscale: false }, expected)
+  );
+}

@@ -1,0 +1,126 @@
+import { composite, WHITE } from '../../model/color.js';
+import type { Raster } from '../../model/raster.js';
+import type { FileFormat } from '../../model/vocabulary.js';
+import { kernelFor, kernelWith } from '../kernel.js';
+
+/**
+ * How a reader of the delivered file turns its pixels into grey: zxing reads PNG and JPEG files itself,
+ * through stb_image, (77R + 150G + 29B) >> 8; SVG, PDF and WebP reach it already decoded to RGBA, which it
+ * converts with its RGBToLum, (306R + 601G + 117B + 512) >> 10. The two differ by one level on some
+ * colours, and a marginal code can decode under one and not the other. (JPEG is only close: stb's JPEG
+ * decoder is not the one that produced the raster checked here.)
+ */
+export const READ_AS_FILE: Record<FileFormat, boolean> = { png: true, jpg: true, svg: false, pdf: false, webp: false };
+const stbGrey = (r: number, g: number, b: number) => (77 * r + 150 * g + 29 * b) >> 8;
+const zxingGrey = (r: number, g: number, b: number) => (306 * r + 601 * g + 117 * b + 512) >> 10;
+
+/** A box filter by an integer factor; light-on-dark codes are read inverted (255 − grey), so zxing needs only one polarity. */
+export interface BoxFilter {
+  f: number;
+  invert: boolean;
+}
+
+const boxSize = (width: number, height: number, b: BoxFilter) =>
+  [Math.floor(width / b.f), Math.floor(height / b.f)] as const;
+
+/**
+ * A grey image as zxing is handed it: a binary PGM file, which its stb_image reads as the grey bytes
+ * themselves. Handed RGBA instead, zxing-wasm greys every pixel in a JavaScript loop; these images are
+ * grey already.
+ */
+export interface GreyImage {
+  width: number;
+  height: number;
+  pgm: Uint8Array;
+}
+
+const pgmHeader = (width: number, height: number) => new TextEncoder().encode(`P5\n${width} ${height}\n255\n`);
+
+/** The grey pixels of a GreyImage. */
+export const pixelsOf = (img: GreyImage): Uint8Array => img.pgm.subarray(img.pgm.length - img.width * img.height);
+
+/** Writes a PGM header into `memory` so that it ends at `pixels`, and returns where it starts. */
+function headerBefore(memory: Uint8Array, pixels: number, width: number, height: number): number {
+  const header = pgmHeader(width, height);
+  memory.set(header, pixels - header.length);
+  return pixels - header.length;
+}
+
+/** Room for the longest PGM header of a canvas within budget, "P5\n65535 65535\n255\n", rounded up. */
+const HEADER_ROOM = 32;
+
+/**
+ * Reads the raster once, in our WASM kernel (wasm/assembly/grey.ts): its grey image, as the delivered
+ * file's reader computes it (translucent pixels over white, as a viewer shows them), and every box filter
+ * of it, each block's mean rounded as zxing-cpp's pyramid rounds it, so a factor-3 box is, bit for bit,
+ * the layer zxing makes of the file.
+ */
+export function scan(r: Raster, asFile: boolean, boxes: BoxFilter[]): { grey: Uint8Array; reduced: GreyImage[] } {
+  const { width, height } = r;
+  const n = width * height;
+  const sizes = boxes.map((b) => boxSize(width, height, b));
+  // Layout: the pixels, then palette greys, grey image (16 bytes to spare), box descriptions, then each
+  // box's column sums (u16 per column, the width rounded up to 16), PGM header and output.
+  const table = 0;
+  const grey = table + 256;
+  const specs = grey + n + 16 + ((16 - (n % 16)) % 16);
+  const sumBytes = ((width + 15) & ~15) * 2;
+  let end = specs + 16 * boxes.length;
+  const offsets = sizes.map(([w, h]) => {
+    const sums = end;
+    const out = sums + sumBytes + HEADER_ROOM;
+    end = out + w * h;
+    return { sums, out };
+  });
+  const { k, pixels: src, base } = kernelWith(r, end);
+  const at = offsets.map((o) => ({ sums: base + o.sums, out: base + o.out }));
+  if (k.BOX_BYTES.value !== 16) throw new Error('the kernel describes boxes in another layout');
+  const memory = new Uint8Array(k.memory.buffer);
+  const words = new Int32Array(k.memory.buffer);
+  if (r.kind === 'indexed') {
+    r.palette.forEach((c, i) => {
+      const o = composite(c, WHITE);
+      memory[base + table + i] = asFile ? stbGrey(o.r, o.g, o.b) : zxingGrey(o.r, o.g, o.b);
+    });
+  }
+  boxes.forEach((b, i) => {
+    if (b.f > k.BOX_MAX_FACTOR.value)
+      throw new Error(`a box of factor ${b.f} is over the kernel's ${k.BOX_MAX_FACTOR.value}`);
+    words.set([b.f, b.invert ? 1 : 0, at[i]!.out, at[i]!.sums], ((base + specs) >> 2) + 4 * i);
+    memory.fill(0, at[i]!.sums, at[i]!.sums + sumBytes);
+  });
+  k.scan(src, r.kind === 'rgba', !asFile, base + table, width, height, base + grey, base + specs, boxes.length);
+  const reduced = sizes.map(([w, h], i) => ({
+    width: w,
+    height: h,
+    pgm: memory.slice(headerBefore(memory, at[i]!.out, w, h), at[i]!.out + w * h),
+  }));
+  return { grey: memory.slice(base + grey, base + grey + n), reduced };
+}
+
+/** The full-size grey image as zxing is handed it. */
+export function fullSize(grey: Uint8Array, width: number, height: number): GreyImage {
+  const header = pgmHeader(width, height);
+  const pgm = new Uint8Array(header.length + grey.length);
+  pgm.set(header);
+  pgm.set(grey, header.length);
+  return { width, height, pgm };
+}
+
+/**
+ * A 3×3 box blur of a grey image (a slightly out-of-focus camera), the window clipped at the edges,
+ * and/or its contrast halved around mid-grey (dim light or a glossy print); in the kernel.
+ */
+export function blurDim(img: GreyImage, blurred: boolean, dimmed: boolean): GreyImage {
+  const { width: w, height: h } = img;
+  const n = w * h;
+  const rowsAt = n + ((2 - (n % 2)) % 2);
+  const outAt = rowsAt + n * 2 + HEADER_ROOM;
+  const { k, base: src } = kernelFor(outAt + n);
+  const rows = src + rowsAt;
+  const out = src + outAt;
+  const memory = new Uint8Array(k.memory.buffer);
+  memory.set(pixelsOf(img), src);
+  k.blurDim(src, w, h, blurred, dimmed, rows, out);
+  return { width: w, height: h, pgm: memory.slice(headerBefore(memory, out, w, h), out + n) };
+}

@@ -1,0 +1,67 @@
+import { ApiError, contentTooLong } from '../errors.js';
+import type { Correction, RenderAssets, RenderConfig } from '../model/render-config.js';
+import { measure } from '../qr/encode.js';
+import { QR_DEFAULTS } from './qr-config.js';
+
+/** A validated QrConfig body (the schema has checked every field's type and bounds). */
+export type QrConfigBody = Partial<RenderConfig> & {
+  content: string;
+  responseType?: 'base64' | 'binary';
+  logoUrl?: string;
+  backgroundImageUrl?: string;
+};
+
+export interface PreparedRender {
+  config: RenderConfig;
+  corrections: Correction[];
+  warnings: string[];
+}
+
+/**
+ * Applies defaults and the rules that follow from the request as a whole: a logo or a centre-text band needs
+ * ECC H (raised, and reported as a correction), and a logo above 25 % with an explicit lower ECC is refused.
+ */
+export function prepareRender(body: QrConfigBody, assets: RenderAssets): PreparedRender {
+  const corrections: Correction[] = [];
+  const hasLogo = assets.logo !== undefined || body.logoUrl !== undefined;
+  const config: RenderConfig = {
+    ...QR_DEFAULTS,
+    content: body.content,
+    ...pick(body),
+  };
+  if (hasLogo && config.logoSizePercent > 25 && body.eccLevel !== undefined && body.eccLevel !== 'H') {
+    throw new ApiError('LOGO_TOO_LARGE', {
+      message: `logoSizePercent ${config.logoSizePercent} needs eccLevel H (got ${body.eccLevel}).`,
+      field: 'logoSizePercent',
+    });
+  }
+  const cover = hasLogo ? 'a logo' : config.centerText ? 'the centre-text band' : undefined;
+  if (cover && config.eccLevel !== 'H') {
+    corrections.push({
+      field: 'eccLevel',
+      from: config.eccLevel,
+      to: 'H',
+      reason: `${cover} covers modules; ECC H recovers them`,
+    });
+    config.eccLevel = 'H';
+  }
+  // Cheap on the main thread (about a microsecond), so an impossible payload never takes a pool slot.
+  const { bitsNeeded, bitsAvailable } = measure(config.content, config.eccLevel);
+  if (bitsNeeded > bitsAvailable) {
+    throw contentTooLong(bitsNeeded, bitsAvailable, config.eccLevel);
+  }
+  return { config, corrections, warnings: [] };
+}
+
+/** Fields that stay on the main thread: how to answer, and image sources (their bytes travel as assets). */
+const MAIN_THREAD_ONLY = new Set([
+  'responseType',
+  'logoUrl',
+  'logoBase64',
+  'backgroundImageUrl',
+  'backgroundImageBase64',
+]);
+
+/** The RenderConfig fields present in the body. */
+const pick = (body: QrConfigBody): Partial<RenderConfig> =>
+  Object.fromEntries(Object.entries(body).filter(([k]) => !MAIN_THREAD_ONLY.has(k)));
