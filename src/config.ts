@@ -2,8 +2,15 @@ import { availableParallelism } from 'node:os';
 import { MODEL_ID } from './ai/attempts.js';
 import { getProvider, isProviderId, PROVIDER_IDS } from './ai/providers.js';
 import { DEFAULT_AI_SETTINGS, type AiSettings, type ChainStep } from './ai/settings.js';
-import { DEFAULT_RATE_LIMITS, type RateLimits } from './gateway/limits.js';
 import { assertSchemaName } from './store/db.js';
+
+/** Each consumer request counts against the limit of its own class only. */
+export type LimitClass = 'general' | 'generation' | 'ai';
+/** Requests per customer per window, by class. */
+export type RateLimits = Record<LimitClass, number>;
+
+/** The contract's consumer limits per customer per minute (QR_LIMIT_GENERAL, _GENERATION, _AI). */
+export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = { general: 120, generation: 60, ai: 30 };
 
 /** Every environment variable the service reads, parsed and typed in one place. */
 export interface Config {

@@ -8,6 +8,13 @@ import { isMemoryDataDir, readOrCreateSecret } from './store/data-dir.js';
 /** The relay secret generated for QR_ROLE=all, kept in the data directory so restarts agree with themselves. */
 const INTERNAL_SECRET_FILE = 'internal-secret';
 
+/** Where this process's engine is reached from the same host: its address, or loopback for a wildcard. */
+function reachable(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::' || host === '[::]') return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
 export interface RunningRoles {
   engine: RunningService | undefined;
   site: RunningSite | undefined;
@@ -39,7 +46,7 @@ export async function startRoles(
     if (config.role !== 'engine') {
       const engineUrls =
         engine !== undefined && config.site.engineUrls.length === 0
-          ? [`http://127.0.0.1:${engine.port}`]
+          ? [`http://${reachable(config.host)}:${engine.port}`]
           : config.site.engineUrls;
       site = await startSite(config, { engineUrls, uws: loadUws(), ...siteOptions }, log);
     }

@@ -1,16 +1,8 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { DEFAULT_RATE_LIMITS, type LimitClass, type RateLimits } from '../config.js';
 import { ApiError } from '../errors.js';
 import { RedisFallback } from '../redis.js';
-
-/** Each consumer request counts against the limit of its own class only. */
-export const LIMIT_CLASSES = ['general', 'generation', 'ai'] as const;
-export type LimitClass = (typeof LIMIT_CLASSES)[number];
-/** Requests per customer per window, by class. */
-export type RateLimits = Record<LimitClass, number>;
-
-/** The contract's consumer limits per customer per minute (QR_LIMIT_GENERAL, _GENERATION, _AI). */
-export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = { general: 120, generation: 60, ai: 30 };
 
 export interface LimitDecision {
   allowed: boolean;

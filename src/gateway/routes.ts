@@ -1,5 +1,5 @@
 import type { Method } from '../http/router.js';
-import type { LimitClass } from './limits.js';
+import type { LimitClass } from '../config.js';
 
 /** One public gateway path and the engine path it is relayed to. */
 export interface GatewayRoute {

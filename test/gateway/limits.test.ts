@@ -6,13 +6,8 @@ import { type AddressInfo, createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CustomerLimiter,
-  DEFAULT_RATE_LIMITS,
-  type LimitClass,
-  type LimitDecision,
-  rateLimitedError,
-} from '../../src/gateway/limits.js';
+import { CustomerLimiter, type LimitDecision, rateLimitedError } from '../../src/gateway/limits.js';
+import { DEFAULT_RATE_LIMITS, type LimitClass } from '../../src/config.js';
 import { GATEWAY_ROUTES } from '../../src/gateway/routes.js';
 import { connectRedis } from '../../src/redis.js';
 import {
