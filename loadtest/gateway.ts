@@ -10,6 +10,7 @@
  * the gateway's share of the direct throughput.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ const SECONDS = Number(process.env.LOADTEST_SECONDS ?? 10);
 const ROUNDS = Number(process.env.LOADTEST_ROUNDS ?? 2);
 const CONNECTIONS = 32;
 const dataDir = mkdtempSync(join(tmpdir(), 'qrfarm-loadtest-'));
+const SECRET = randomBytes(32).toString('base64url');
 const env = {
   ...process.env,
   HOST: '127.0.0.1',
@@ -35,14 +37,30 @@ const env = {
 
 const main = fileURLToPath(new URL('../src/main.js', import.meta.url));
 const admin = fileURLToPath(new URL('../scripts/admin.js', import.meta.url));
-const server = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-await new Promise<void>((resolve, reject) => {
-  server.stdout.on('data', (d: Buffer) => {
-    process.stdout.write(`[server] ${d}`);
-    if (d.toString().includes('site listening')) resolve();
+
+/** Starts main.js with `extra` and resolves once its log says `ready`. */
+async function start(extra: Record<string, string>, ready: string) {
+  const child = spawn(process.execPath, [main], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      process.stdout.write(`[server] ${d}`);
+      if (d.toString().includes(ready)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
-  server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-});
+  return child;
+}
+
+// LOADTEST_SPLIT=1: engine and site as two processes (QR_ROLE=engine and site), as deployed at scale.
+const servers = process.env.LOADTEST_SPLIT
+  ? [
+      await start({ QR_ROLE: 'engine', QR_INTERNAL_SECRET: SECRET }, 'listening'),
+      await start(
+        { QR_ROLE: 'site', QR_INTERNAL_SECRET: SECRET, QR_ENGINE_URL: `http://127.0.0.1:${ENGINE_PORT}` },
+        'site listening',
+      ),
+    ]
+  : [await start({}, 'site listening')];
 const key: string = JSON.parse(execFileSync(process.execPath, [admin, 'quickstart', '--json'], { env }).toString()).key;
 
 let counter = 0;
@@ -89,6 +107,6 @@ try {
   console.table(rows);
   console.log('targets: cached ≥ 60 % of direct and p50 at most +1 ms; unique renders ≥ 90 % of direct.');
 } finally {
-  server.kill('SIGTERM');
+  for (const server of servers) server.kill('SIGTERM');
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -36,6 +36,8 @@ async function dispatch(
     await route.handler(ctx);
   } catch (e) {
     if (isApiError(e)) ctx.reply.error(e);
+    // Work abandoned because the client went away (an aborted relay or LLM call) is nobody's error.
+    else if (ctx.reply.aborted) return;
     else {
       console.error(`${ctx.method} ${ctx.path} failed:`, e);
       ctx.reply.error(new ApiError('INTERNAL_ERROR'));
