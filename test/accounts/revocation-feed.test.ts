@@ -10,23 +10,7 @@ import {
   type TestDatabase,
   TEST_PEPPER as PEPPER,
 } from '../helpers/databases.js';
-
-const REDIS_URL = process.env.QR_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
-
-async function requireRedis(): Promise<void> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    await probe.ping();
-  } catch (e) {
-    throw new Error(
-      `Redis is not reachable at ${REDIS_URL} (${(e as Error).message}). The revocation tests need it: start it, or point QR_TEST_REDIS_URL at one.`,
-    );
-  } finally {
-    probe.disconnect();
-  }
-}
+import { requireRedis, TEST_REDIS_URL as REDIS_URL } from '../helpers/redis.js';
 
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 
-export const TEST_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const TEST_REDIS_URL = process.env.QR_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 
 /** A key prefix no other run uses. */
 export const runPrefix = (suite: string): string => `qrfarm-test:${suite}:${randomUUID()}:`;
@@ -21,7 +21,7 @@ export async function requireRedis(): Promise<void> {
     await probe.ping();
   } catch (e) {
     throw new Error(
-      `These tests need a Redis server at ${TEST_REDIS_URL} (REDIS_URL), and it does not answer: ${(e as Error).message}. Start redis-server; the suite fails rather than skip.`,
+      `These tests need a Redis server at ${TEST_REDIS_URL} (QR_TEST_REDIS_URL), and it does not answer: ${(e as Error).message}. Start redis-server; the suite fails rather than skip.`,
     );
   } finally {
     probe.disconnect();
