@@ -381,7 +381,6 @@ describe('POST /api/qr/ai/generate-managed', () => {
     const a = await call(managed, '/api/qr/ai/generate-managed', BRIEF);
     expectError(a, 503, 'AI_REQUEST_TIMEOUT');
     expect(Date.now() - started).toBeGreaterThanOrEqual(850);
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('with no managed key configured, a plain error and no vendor call', async () => {
