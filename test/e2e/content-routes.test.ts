@@ -52,8 +52,8 @@ describe('content helpers over HTTP, rendered and decoded', () => {
     };
     const content = await roundTrip('vcard', input);
     const card = new vCard().parse(content);
-    expect(card.get('email').valueOf()).toBe(input.email);
-    expect(card.get('org').valueOf()).toBe('Acme\\, Inc.');
+    expect(card.get('email')?.valueOf()).toBe(input.email);
+    expect(card.get('org')?.valueOf()).toBe('Acme\\, Inc.');
     expect(content).toMatch(/^BEGIN:VCARD\r\nVERSION:3\.0\r\n/);
   });
 

@@ -27,9 +27,9 @@ let svc: TestService; // loopback fetches allowed (QR_FETCH_ALLOW_LOOPBACK)
 let strict: TestService; // the default policy
 let images: TestServer;
 let guard: ConnectionGuard;
-const logos: Record<string, Uint8Array> = {};
-let darkPhoto: Uint8Array;
-let lightPhoto: Uint8Array;
+const logos: Record<string, Uint8Array<ArrayBuffer>> = {};
+let darkPhoto: Uint8Array<ArrayBuffer>;
+let lightPhoto: Uint8Array<ArrayBuffer>;
 
 beforeAll(async () => {
   guard = guardConnections();
@@ -84,7 +84,10 @@ async function reply(res: Response): Promise<Reply> {
 const generate = async (on: TestService, design: Record<string, unknown>) =>
   reply(await on.post('/api/qr/generate', design));
 
-async function multipart(design: Record<string, unknown>, files: Record<string, Uint8Array>): Promise<Reply> {
+async function multipart(
+  design: Record<string, unknown>,
+  files: Record<string, Uint8Array<ArrayBuffer>>,
+): Promise<Reply> {
   const fd = new FormData();
   fd.append('config', JSON.stringify(design));
   for (const [name, bytes] of Object.entries(files)) fd.append(name, new Blob([bytes]), 'upload.bin');

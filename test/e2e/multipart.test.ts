@@ -4,7 +4,7 @@ import { decodeOne } from '../helpers/decode.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 /** A 64 px red disc: a real PNG to upload, and nothing a decoder could mistake for a second code. */
-function discPng(): Uint8Array {
+function discPng(): Uint8Array<ArrayBuffer> {
   const size = 64;
   const pixels = new Uint8Array(size * size);
   for (let y = 0; y < size; y++)
@@ -30,7 +30,10 @@ afterAll(() => svc.close());
 
 const form = (parts: Record<string, string | Blob>) => {
   const fd = new FormData();
-  for (const [k, v] of Object.entries(parts)) fd.append(k, v, ...(v instanceof Blob ? ['upload.bin'] : []));
+  for (const [k, v] of Object.entries(parts)) {
+    if (typeof v === 'string') fd.append(k, v);
+    else fd.append(k, v, 'upload.bin');
+  }
   return fetch(`${svc.url}/api/qr/generate`, { method: 'POST', body: fd });
 };
 

@@ -245,7 +245,8 @@ describe('POST /api/qr/ai/generate/server (relay only)', () => {
 
   it('unsigned: 401 INVALID_INTERNAL_SIGNATURE, even with the proxy secret; no vendor is called', async () => {
     const before = groq.received.length;
-    for (const headers of [{}, { [PROXY_HEADER]: PROXY }]) {
+    const headerSets: Record<string, string>[] = [{}, { [PROXY_HEADER]: PROXY }];
+    for (const headers of headerSets) {
       const a = await answer(await engine.post('/api/qr/ai/generate/server', brief, headers));
       expectError(a, 401, 'INVALID_INTERNAL_SIGNATURE', /only requests relayed/);
     }

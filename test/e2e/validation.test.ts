@@ -20,7 +20,8 @@ const expectError = async (res: Response, status: number, code: string, field?: 
 };
 
 describe('validation codes name the offending field', () => {
-  const cases: [string, unknown, number, string, string | undefined][] = [
+  // The body: a string or bytes sent as they are, anything else sent as its JSON.
+  const cases: [string, string | Uint8Array<ArrayBuffer> | object, number, string, string | undefined][] = [
     ['body is not JSON', '{"content": "x",', 400, 'INVALID_JSON', undefined],
     ['body is a JSON array', '[1,2]', 400, 'INVALID_JSON', undefined],
     ['body is not UTF-8', Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), 400, 'INVALID_JSON', undefined],
@@ -150,7 +151,7 @@ describe('validation codes name the offending field', () => {
       const res = await fetch(`${svc.url}/api/qr/generate`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: Buffer.isBuffer(body) ? body : typeof body === 'string' ? body : JSON.stringify(body),
+        body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
       });
       await expectError(res, status, code, field);
     });

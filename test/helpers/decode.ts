@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { initWasm as initResvg, Resvg } from '@resvg/resvg-wasm';
 import decodeWebp, { init as initWebpDecode } from '@jsquash/webp/decode.js';
-import { prepareZXingModule, readBarcodes, type ReadResult } from 'zxing-wasm/reader';
+import { prepareZXingModule, type ReaderOptions, readBarcodes, type ReadResult } from 'zxing-wasm/reader';
 import { pdfToSvg } from './pdf-to-svg.js';
 
 const require = createRequire(import.meta.url);
@@ -29,7 +29,7 @@ function init(): Promise<void> {
   return ready;
 }
 
-const OPTIONS = { formats: ['QRCode'], tryHarder: true } as const;
+const OPTIONS: ReaderOptions = { formats: ['QRCode'], tryHarder: true };
 
 export function svgToImage(svg: string, width?: number): ImageData {
   const r = new Resvg(svg, {

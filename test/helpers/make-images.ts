@@ -33,14 +33,14 @@ export const quadrants = (w: number, h: number): RgbaRaster =>
 const imageData = (r: RgbaRaster) =>
   ({ data: new Uint8ClampedArray(r.pixels), width: r.width, height: r.height, colorSpace: 'srgb' }) as ImageData;
 
-export const png = (r: RgbaRaster): Uint8Array => encodePng(r);
+export const png = (r: RgbaRaster): Uint8Array<ArrayBuffer> => encodePng(r);
 
-export async function jpeg(r: RgbaRaster): Promise<Uint8Array> {
+export async function jpeg(r: RgbaRaster): Promise<Uint8Array<ArrayBuffer>> {
   await initCodecs();
   return new Uint8Array(await encodeJpeg(imageData(r), { quality: 95 }));
 }
 
-export async function webp(r: RgbaRaster, lossless = false): Promise<Uint8Array> {
+export async function webp(r: RgbaRaster, lossless = false): Promise<Uint8Array<ArrayBuffer>> {
   await initCodecs();
   return new Uint8Array(await encodeWebp(imageData(r), lossless ? { lossless: 1 } : { quality: 95 }));
 }
@@ -97,7 +97,7 @@ function lzwLiterals(indices: number[], min: number): number[] {
  * A GIF89a of the frames given (all the size of the first), one global palette built from their colours;
  * a fully transparent colour becomes the transparent index of each frame's graphic control extension.
  */
-export function gif(...frames: RgbaRaster[]): Uint8Array {
+export function gif(...frames: RgbaRaster[]): Uint8Array<ArrayBuffer> {
   const all = image(frames[0]!.width, frames[0]!.height * frames.length, (x, y) =>
     pixel(frames[Math.floor(y / frames[0]!.height)]!, x, y % frames[0]!.height),
   );
@@ -127,7 +127,7 @@ export interface BmpSpec {
 }
 
 /** A Windows bitmap of `r` written by hand, rows padded to 4 bytes, bottom-up unless `topDown`. */
-export function bmp(r: RgbaRaster, spec: BmpSpec): Uint8Array {
+export function bmp(r: RgbaRaster, spec: BmpSpec): Uint8Array<ArrayBuffer> {
   const { bpp } = spec;
   const { palette, indices } = indexed(r);
   if (bpp <= 8 && palette.length > 1 << bpp) throw new Error(`${palette.length} colours do not fit ${bpp} bits`);

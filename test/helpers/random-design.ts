@@ -88,7 +88,7 @@ function photo(rnd: ReturnType<typeof prng>): string {
 
 const WORDS = ['menu', 'café', 'straße', '東京', 'event', 'ticket', 'wifi', '🌸', 'promo', 'naïve', 'order', 'shop'];
 
-export function randomDesign(seed: number): Record<string, unknown> {
+export function randomDesign(seed: number): { content: string } & Record<string, unknown> {
   const rnd = prng(seed);
   const inverted = rnd.chance(0.15);
   const [fgLight, bgLight] = inverted
@@ -97,7 +97,7 @@ export function randomDesign(seed: number): Record<string, unknown> {
   const content = rnd.chance(0.6)
     ? `https://example.com/${Array.from({ length: rnd.int(1, 6) }, () => rnd.pick(WORDS)).join('/')}?id=${rnd.int(1, 999999)}`
     : Array.from({ length: rnd.int(1, 30) }, () => rnd.pick(WORDS)).join(' ');
-  const d: Record<string, unknown> = {
+  const d: { content: string } & Record<string, unknown> = {
     content,
     primaryColor: colour(rnd, fgLight),
     backgroundColor: colour(rnd, bgLight),

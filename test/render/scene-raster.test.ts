@@ -146,14 +146,15 @@ describe('paint and compositing', () => {
   });
 });
 
-const configOf = (design: Record<string, unknown>): RenderTask => {
-  const { logoBase64, backgroundImageBase64, ...rest } = design as Record<string, unknown> & {
+const configOf = (design: { content: string } & Record<string, unknown>): RenderTask => {
+  const { logoBase64, backgroundImageBase64, ...rest } = design as typeof design & {
     logoBase64?: string;
     backgroundImageBase64?: string;
   };
   const assets: RenderTask['assets'] = {};
   if (logoBase64) assets.logo = new Uint8Array(Buffer.from(logoBase64, 'base64'));
   if (backgroundImageBase64) assets.background = new Uint8Array(Buffer.from(backgroundImageBase64, 'base64'));
+  // The designs are request bodies whose fields the type cannot see: the cast stands in for validation.
   return { config: { ...QR_DEFAULTS, ...rest } as RenderConfig, assets };
 };
 

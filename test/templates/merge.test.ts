@@ -8,7 +8,7 @@ const { validate } = (await import(
   new URL('../../dist/src/schema/validate.js', import.meta.url).href
 )) as typeof import('../../src/schema/validate.js');
 
-const template: TemplateConfig = Object.freeze({
+const template = Object.freeze<TemplateConfig>({
   primaryColor: '#5A0F2E',
   backgroundColor: '#F8F1E9',
   foregroundGradient: {

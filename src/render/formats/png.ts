@@ -35,7 +35,7 @@ function ihdr(width: number, height: number, bitDepth: number, colorType: number
   return chunk('IHDR', d);
 }
 
-const concat = (parts: Uint8Array[]): Uint8Array => {
+const concat = (parts: Uint8Array[]): Uint8Array<ArrayBuffer> => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let o = 0;
   for (const p of parts) {
@@ -86,7 +86,7 @@ function indexScanlines(
   return { k, lines, stride };
 }
 
-function encodeIndexed(pixels: Uint8Array, palette: Rgba[], width: number, height: number): Uint8Array {
+function encodeIndexed(pixels: Uint8Array, palette: Rgba[], width: number, height: number): Uint8Array<ArrayBuffer> {
   const bitDepth = palette.length <= 2 ? 1 : palette.length <= 4 ? 2 : palette.length <= 16 ? 4 : 8;
   const plte = new Uint8Array(palette.length * 3);
   for (const [i, c] of palette.entries()) plte.set([c.r, c.g, c.b], i * 3);
@@ -196,7 +196,7 @@ function truecolour(r: RgbaRaster): { colorType: number; idat: Uint8Array } {
  *
  * Every kind is written with filter None and the kernel's deflate (compress, above).
  */
-export function encodePng(r: Raster): Uint8Array {
+export function encodePng(r: Raster): Uint8Array<ArrayBuffer> {
   if (r.kind === 'indexed') return encodeIndexed(r.pixels, r.palette, r.width, r.height);
   const indexed = over256Colours(r.pixels, r.width, r.height) ? null : toPalette(r.pixels);
   if (indexed) return encodeIndexed(indexed.pixels, indexed.palette, r.width, r.height);
