@@ -1,6 +1,7 @@
 /**
  * `npm run loadtest:gateway`: what the consumer gateway adds, measured beside the engine direct in the same
- * run. Starts engine and site as one process (QR_ROLE=all, as `npm start` does) on a fresh data directory,
+ * run. Starts engine and site as `npm start` does (QR_ROLE=all: the engine and a site process of its own) on
+ * a fresh data directory,
  * issues a key with the operator CLI, then drives POST /api/qr/generate on the engine and
  * POST /api/v1/qr/generate on the site, alternating, with autocannon (32 connections, closed loop):
  *   cached: one design repeated, so the engine answers from its render cache and the gateway's own work
@@ -10,7 +11,6 @@
  * the gateway's share of the direct throughput.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +23,6 @@ const SECONDS = Number(process.env.LOADTEST_SECONDS ?? 10);
 const ROUNDS = Number(process.env.LOADTEST_ROUNDS ?? 2);
 const CONNECTIONS = 32;
 const dataDir = mkdtempSync(join(tmpdir(), 'qrfarm-loadtest-'));
-const SECRET = randomBytes(32).toString('base64url');
 const env = {
   ...process.env,
   HOST: '127.0.0.1',
@@ -51,16 +50,7 @@ async function start(extra: Record<string, string>, ready: string) {
   return child;
 }
 
-// LOADTEST_SPLIT=1: engine and site as two processes (QR_ROLE=engine and site), as deployed at scale.
-const servers = process.env.LOADTEST_SPLIT
-  ? [
-      await start({ QR_ROLE: 'engine', QR_INTERNAL_SECRET: SECRET }, 'listening'),
-      await start(
-        { QR_ROLE: 'site', QR_INTERNAL_SECRET: SECRET, QR_ENGINE_URL: `http://127.0.0.1:${ENGINE_PORT}` },
-        'site listening',
-      ),
-    ]
-  : [await start({}, 'site listening')];
+const servers = [await start({}, 'site listening')];
 const key: string = JSON.parse(execFileSync(process.execPath, [admin, 'quickstart', '--json'], { env }).toString()).key;
 
 let counter = 0;

@@ -1,8 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config.js';
-import { startRoles } from './roles.js';
+import { SITE_READY, startProcessTree, startRoles } from './roles.js';
 
 try {
-  const running = await startRoles(loadConfig());
+  const config = loadConfig();
+  const running =
+    config.role === 'all' ? await startProcessTree(config, fileURLToPath(import.meta.url)) : await startRoles(config);
+  // Started by a process tree: the parent waits for this word before it reports the service up.
+  process.send?.(SITE_READY);
   const stop = () => {
     void running.close().then(() => process.exit(0));
   };

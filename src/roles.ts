@@ -1,3 +1,4 @@
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
 import { loadUws } from './http/uws.js';
@@ -13,6 +14,15 @@ function reachable(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
   if (host === '::' || host === '[::]') return '[::1]';
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/** With QR_ROLE=all and no QR_INTERNAL_SECRET: one generated on first start and kept in the data directory. */
+function withInternalSecret(config: Config): Config {
+  if (config.internalSecrets.length > 0) return config;
+  const secret = isMemoryDataDir(config.store.dataDir)
+    ? randomBytes(32).toString('base64url')
+    : readOrCreateSecret(config.store.dataDir, INTERNAL_SECRET_FILE);
+  return { ...config, internalSecrets: [secret] };
 }
 
 export interface RunningRoles {
@@ -33,13 +43,7 @@ export async function startRoles(
   log: (msg: string) => void = console.log,
   siteOptions: Pick<SiteOptions, 'accounts'> = {},
 ): Promise<RunningRoles> {
-  const both = config.role === 'all';
-  if (both && config.internalSecrets.length === 0) {
-    const secret = isMemoryDataDir(config.store.dataDir)
-      ? randomBytes(32).toString('base64url')
-      : readOrCreateSecret(config.store.dataDir, INTERNAL_SECRET_FILE);
-    config = { ...config, internalSecrets: [secret] };
-  }
+  if (config.role === 'all') config = withInternalSecret(config);
   const engine = config.role === 'site' ? undefined : await startService(config, log);
   let site: RunningSite | undefined;
   try {
@@ -60,6 +64,59 @@ export async function startRoles(
     close: async () => {
       await site?.close();
       await engine?.close();
+    },
+  };
+}
+
+/** What a site started by `startProcessTree` tells its parent once it listens. */
+export const SITE_READY = 'qrfarm:site-ready';
+
+/**
+ * `npm start` with QR_ROLE=all: the engine in this process and the site in a child process running
+ * `entry` with QR_ROLE=site, relaying to this engine. Two processes rather than one, because a site and an
+ * engine sharing one event loop halve what a cached call through the gateway can do, and the embedded
+ * store's queries run on the thread that calls them (bench/README.md, "The consumer gateway"). The child
+ * ending ends the tree, so a supervisor sees one failure and restarts the whole.
+ */
+export async function startProcessTree(
+  config: Config,
+  entry: string,
+  log: (msg: string) => void = console.log,
+): Promise<{ close(): Promise<void> }> {
+  const withSecret = withInternalSecret(config);
+  const engine = await startService({ ...withSecret, role: 'engine' }, log);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    QR_ROLE: 'site',
+    QR_ENGINE_URL: `http://${reachable(config.host)}:${engine.port}`,
+  };
+  // A generated secret reaches the child the way an operator's would: by its variable.
+  if (config.internalSecrets.length === 0) env.QR_INTERNAL_SECRET = withSecret.internalSecrets[0];
+  const site = fork(entry, [], { env, stdio: 'inherit' });
+  let closing = false;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      site.once('message', (m) => (m === SITE_READY ? resolve() : undefined));
+      site.once('exit', (code) => reject(new Error(`the site process exited with ${code} before it listened`)));
+    });
+  } catch (e) {
+    await engine.close();
+    throw e;
+  }
+  site.once('exit', (code) => {
+    if (closing) return;
+    // Asked to stop (a Ctrl-C reaches the whole group) it exits 0 and the tree stops cleanly; otherwise
+    // it failed, and so does the tree.
+    if (code !== 0) log(`the site process exited with ${code}; stopping the engine`);
+    void engine.close().then(() => process.exit(code ?? 1));
+  });
+  return {
+    close: async () => {
+      closing = true;
+      const exited = new Promise((resolve) => site.once('exit', resolve));
+      site.kill('SIGTERM');
+      await exited;
+      await engine.close();
     },
   };
 }
