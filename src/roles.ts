@@ -32,11 +32,11 @@ export interface RunningRoles {
 }
 
 /**
- * Starts what QR_ROLE asks for. `all` (the default) runs the engine and the site in this process, the
- * site relaying to the engine over loopback HTTP exactly as it would to a remote one, with a relay secret
- * generated on first start when none is configured. `engine` and `site` start one role each, for N
- * engines and M sites behind a load balancer; they share QR_INTERNAL_SECRET, and the site names the
- * engines in QR_ENGINE_URL.
+ * Starts what QR_ROLE asks for, in this process. `engine` and `site` start one role each, for N engines and
+ * M sites behind a load balancer; they share QR_INTERNAL_SECRET, and the site names the engines in
+ * QR_ENGINE_URL. `all` runs both here, the site relaying to the engine over loopback HTTP exactly as it
+ * would to a remote one (the tests' way; `npm start` uses `startProcessTree`), with a relay secret
+ * generated on first start when none is configured.
  */
 export async function startRoles(
   config: Config,
