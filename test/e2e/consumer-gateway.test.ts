@@ -279,7 +279,7 @@ function gatewaySuite(driver: DriverName): void {
 
     describe('the key: X-API-Key only, well-formed, known and not revoked', () => {
       it('no key: 401 missing_api_key', async () => {
-        for (const headers of [{}, { 'x-api-key': '' }]) {
+        for (const headers of [{}, { 'x-api-key': '' }] as Record<string, string>[]) {
           const a = await call(c.siteUrl, '/api/v1/qr/generate', { body: { content: CONTENT }, headers });
           expect(refusal(a)).toEqual({ status: 401, success: false, code: 'missing_api_key' });
           expect(a.body.error).toMatch(/X-API-Key/);
@@ -378,8 +378,6 @@ function gatewaySuite(driver: DriverName): void {
         expectStudioRequired(await call(c.siteUrl, '/api/v1/ping', { key: erin.key }));
         expectStudioRequired(
           await call(c.siteUrl, '/api/v1/qr/generate', { key: erin.key, body: { content: CONTENT } }),
-          'studio_required',
-          c,
         );
       });
     });
