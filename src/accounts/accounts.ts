@@ -5,6 +5,7 @@ import { abandonIdempotent, beginIdempotent, completeIdempotent, pruneIdempotenc
 import { KeyVerifier } from './key-verifier.js';
 import { issueKey, listKeys, revokeKey } from './keys.js';
 import { listLedger } from './ledger.js';
+import { oneAtATime } from './one-at-a-time.js';
 import { activePack, grantPack, listPacks, refundPack } from './packs.js';
 import type { Accounts, Clock } from './types.js';
 
@@ -45,11 +46,16 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
     cacheEntries: options.keyCacheEntries ?? 10_000,
     log: options.log ?? ((m) => console.warn(m)),
   });
+  // A customer's reservations queue on their row lock in any case (credits.ts). Queued there, each waiting
+  // one would hold a pooled connection: a burst from one customer would take the whole pool, and time out
+  // waiting for it, theirs and everyone else's calls alike. Queued here, a customer uses one connection.
+  const perCustomer = oneAtATime();
 
   return {
     verifyKey: (plaintext) => verifier.verify(plaintext),
     activePack: (customerId, now = clock()) => activePack(db, customerId, now),
-    reserveCredit: (customerId, now = clock()) => reserveCredit(db, customerId, now, reservationTtlMs),
+    reserveCredit: (customerId, now) =>
+      perCustomer(customerId, () => reserveCredit(db, customerId, now ?? clock(), reservationTtlMs)),
     commitCredit: (reservationId) => commitCredit(db, reservationId, clock()),
     releaseCredit: (reservationId) => releaseCredit(db, reservationId, clock()),
     balance: (customerId, now = clock()) => balance(db, customerId, now),

@@ -5,13 +5,16 @@ import type { SiteSettings } from '../config.js';
 /** Where people put keys that we refuse to read them from: they end up in logs, proxies and browser history. */
 const MISPLACED_KEY_PARAMS = ['api_key', 'apikey', 'key', 'x-api-key'];
 
-/** Runs a store call; a store that fails (down, timing out) is a 503 the client may retry, never a 500. */
+/**
+ * Runs a store call; a store that fails (down, timing out) is a 503 the client may retry, never a 500. The
+ * drivers already say store_unavailable for a lost connection; it gets the Retry-After here as well.
+ */
 export async function fromStore<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (e) {
-    if (isApiError(e)) throw e;
-    console.error(`account store: ${(e as Error).message}`);
+    if (isApiError(e) && e.code !== 'store_unavailable') throw e;
+    if (!isApiError(e)) console.error(`account store: ${(e as Error).message}`);
     throw new ApiError('store_unavailable', { headers: { 'Retry-After': '1' }, cause: e });
   }
 }

@@ -121,14 +121,23 @@ const outputTooLarge = (maxOutputBytes: number) =>
     message: `The rendered file is larger than ${maxOutputBytes / 1048576} MB; request PNG or a smaller outputWidth.`,
   });
 
+/**
+ * Drops an engine answer unread. undici's body emits an abort error when destroyed before its end; with no
+ * listener that error is thrown out of the event loop and ends the process.
+ */
+function discard(r: Relayed): void {
+  r.body.on('error', () => {});
+  r.body.destroy();
+}
+
 /** The engine's answer, status, headers and bytes as they are, streamed when its length is known. */
 async function forward(ctx: RequestContext, r: Relayed, maxOutputBytes: number): Promise<void> {
   if (r.length !== undefined) {
     if (tooLarge(r, r.length, maxOutputBytes)) {
-      r.body.destroy();
+      discard(r);
       throw outputTooLarge(maxOutputBytes);
     }
-    if (!(await ctx.reply.stream(r.status, r.headers, r.length, r.body))) r.body.destroy();
+    if (!(await ctx.reply.stream(r.status, r.headers, r.length, r.body))) discard(r);
     return;
   }
   const bytes = await readAll(r, maxOutputBytes);
@@ -142,7 +151,7 @@ async function readAll(r: Relayed, maxOutputBytes: number): Promise<Uint8Array> 
   for await (const chunk of r.body) {
     total += chunk.length;
     if (tooLarge(r, total, maxOutputBytes)) {
-      r.body.destroy();
+      discard(r);
       throw outputTooLarge(maxOutputBytes);
     }
     chunks.push(chunk);

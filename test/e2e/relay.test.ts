@@ -8,6 +8,7 @@ import { type AiSettings, DEFAULT_AI_SETTINGS } from '../../src/ai/settings.js';
 import { signRelay } from '../../src/relay/signature.js';
 import { baseUrlOf, ERRORS, type FakeVendor, startFakeVendor, success } from '../ai/fake-vendor.js';
 import { captureConsole, expectNoSecret } from '../ai/secrets.js';
+import { type Answer, answerOf as answer, transcript } from '../helpers/answers.js';
 import { decodeOne } from '../helpers/decode.js';
 import { deleteKeys, requireRedis, runPrefix, TEST_REDIS_URL } from '../helpers/redis.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -30,8 +31,6 @@ let engine: TestService;
 let closedEngine: TestService;
 let groq: FakeVendor;
 let consoleCapture: ReturnType<typeof captureConsole>;
-/** Every status line, header and body the engines sent, for the secret check at the end. */
-const transcript: string[] = [];
 
 interface RelayOptions {
   method?: 'GET' | 'POST';
@@ -44,28 +43,6 @@ interface RelayOptions {
   /** Sent to this target instead of the signed one. */
   sentTarget?: string;
   headers?: Record<string, string>;
-}
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: the tests read whatever JSON the routes answer.
-  body: any;
-  bytes: Uint8Array;
-}
-
-async function answer(res: Response): Promise<Answer> {
-  const bytes = new Uint8Array(await res.arrayBuffer());
-  transcript.push(
-    `${res.status}\n${[...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n${Buffer.from(bytes).toString('latin1')}`,
-  );
-  const json = (res.headers.get('content-type') ?? '').startsWith('application/json');
-  return {
-    status: res.status,
-    headers: res.headers,
-    body: json ? JSON.parse(Buffer.from(bytes).toString()) : undefined,
-    bytes,
-  };
 }
 
 /** Sends `target` to `service` as the consumer site would: signed, with the customer id, no key. */

@@ -4,8 +4,8 @@
  * prefix and deletes its keys at the end, so runs sharing the server never see each other.
  */
 import { randomUUID } from 'node:crypto';
-import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
+import { type Link, startLink } from './tcp.js';
 
 export const TEST_REDIS_URL = process.env.QR_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 
@@ -38,51 +38,13 @@ export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
   } while (cursor !== '0');
 }
 
-export interface CuttableLink {
-  /** TEST_REDIS_URL, reaching Redis through the link. */
-  url: string;
-  /** Drops every connection and refuses new ones: Redis is gone, as far as the client can tell. */
-  cut(): void;
-  restore(): void;
-  close(): Promise<void>;
-}
+export type CuttableLink = Pick<Link, 'url' | 'cut' | 'restore' | 'close'>;
 
 /** A TCP relay to the test Redis that a test can cut, to take Redis away mid-run and bring it back. */
 export async function startCuttableLink(): Promise<CuttableLink> {
   const target = new URL(TEST_REDIS_URL);
-  const sockets = new Set<Socket>();
-  let open = true;
-  const server = createServer((client) => {
-    if (!open) {
-      client.destroy();
-      return;
-    }
-    const upstream = connect(Number(target.port || 6379), target.hostname);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => {});
-    }
-    client.pipe(upstream).pipe(client);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const link = await startLink(Number(target.port || 6379), target.hostname);
   const url = new URL(TEST_REDIS_URL);
-  url.host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url: url.href,
-    cut: () => {
-      open = false;
-      for (const s of sockets) s.destroy();
-    },
-    restore: () => {
-      open = true;
-    },
-    close: () =>
-      new Promise((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  url.host = `127.0.0.1:${link.port}`;
+  return { ...link, url: url.href };
 }
