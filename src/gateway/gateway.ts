@@ -116,9 +116,12 @@ function tooLarge(r: Relayed, length: number, maxOutputBytes: number): boolean {
   return r.status === 200 && fileBytesOf(r, length) > maxOutputBytes;
 }
 
+const sizeOf = (bytes: number): string =>
+  bytes % 1048576 === 0 ? `${bytes / 1048576} MB` : `${bytes.toLocaleString('en')} bytes`;
+
 const outputTooLarge = (maxOutputBytes: number) =>
   new ApiError('output_too_large', {
-    message: `The rendered file is larger than ${maxOutputBytes / 1048576} MB; request PNG or a smaller outputWidth.`,
+    message: `The rendered file is larger than ${sizeOf(maxOutputBytes)}; request PNG or a smaller outputWidth.`,
   });
 
 /**
