@@ -6,6 +6,7 @@ import { KeyVerifier } from './key-verifier.js';
 import { issueKey, listKeys, revokeKey } from './keys.js';
 import { listLedger } from './ledger.js';
 import { oneAtATime } from './one-at-a-time.js';
+import { ActivePackCache } from './pack-cache.js';
 import { activePack, grantPack, listPacks, refundPack } from './packs.js';
 import type { Accounts, Clock } from './types.js';
 
@@ -24,7 +25,9 @@ export interface AccountsOptions {
   keyCacheTtlMs?: number;
   /** Key cache TTL while revocations arrive by pub/sub. Default 10 s. */
   keyCacheTtlWithRedisMs?: number;
-  /** Key cache size. Default 10,000. */
+  /** How long an active pack read from the store is trusted (src/accounts/pack-cache.ts). Default 5 s. */
+  activePackTtlMs?: number;
+  /** Key cache size, and active-pack cache size. Default 10,000. */
   keyCacheEntries?: number;
   log?: (message: string) => void;
 }
@@ -50,10 +53,17 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
   // one would hold a pooled connection: a burst from one customer would take the whole pool, and time out
   // waiting for it, theirs and everyone else's calls alike. Queued here, a customer uses one connection.
   const perCustomer = oneAtATime();
+  const packs = new ActivePackCache(options.activePackTtlMs ?? 5000, options.keyCacheEntries ?? 10_000);
 
   return {
     verifyKey: (plaintext) => verifier.verify(plaintext),
-    activePack: (customerId, now = clock()) => activePack(db, customerId, now),
+    async activePack(customerId, now = clock()) {
+      const cached = packs.get(customerId, now);
+      if (cached !== undefined) return cached;
+      const pack = await activePack(db, customerId, now);
+      if (pack !== null) packs.set(pack, now);
+      return pack;
+    },
     reserveCredit: (customerId, now) =>
       perCustomer(customerId, () => reserveCredit(db, customerId, now ?? clock(), reservationTtlMs)),
     commitCredit: (reservationId) => commitCredit(db, reservationId, clock()),
@@ -71,7 +81,11 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
     },
     listKeys: (customerId) => listKeys(db, customerId),
     grantPack: (input) => grantPack(db, input, clock()),
-    refundPack: (packId, now = clock()) => refundPack(db, packId, now),
+    async refundPack(packId, now = clock()) {
+      const pack = await refundPack(db, packId, now);
+      packs.forget(pack.customerId);
+      return pack;
+    },
     async listPacks(customerId) {
       await requireCustomer(db, customerId);
       return listPacks(db, customerId);

@@ -116,7 +116,10 @@ export interface Accounts {
    * without a lookup), unknown or revoked. Cached briefly; a revocation reaches every instance within 1 s.
    */
   verifyKey(plaintext: string): Promise<KeyOwner | null>;
-  /** The customer's active pack (bought less than 12 months before `now`, not refunded), newest first. */
+  /**
+   * The customer's active pack (bought less than 12 months before `now`, not refunded), newest first.
+   * Trusted for 5 s once read; a refund through this instance is seen at once (src/accounts/pack-cache.ts).
+   */
   activePack(customerId: string, now?: Date): Promise<Pack | null>;
   /** Holds one credit, or null when none is available. Exact under concurrency. */
   reserveCredit(customerId: string, now?: Date): Promise<Reservation | null>;

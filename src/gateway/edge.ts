@@ -45,34 +45,8 @@ export async function authenticate(
 export const paymentRequired = (code: ErrorCode, settings: SiteSettings): ApiError =>
   new ApiError(code, { extra: { docs: settings.docsUrl, pricing: settings.pricingUrl } });
 
-/**
- * How long an active pack read from the store is trusted: a refund closes the gateway within this time;
- * the end of the 12 months is exact, since the pack's end is kept with it. Without it every call would
- * cost a query, which on the embedded store runs on the main thread.
- */
-const ACTIVE_PACK_TTL_MS = 5_000;
-const MAX_REMEMBERED_CUSTOMERS = 10_000;
-
 /** Every gateway call needs an active Studio pack, not only the ones that spend credits. */
-export class StudioCheck {
-  private readonly active = new Map<string, { checkedAt: number; endsAt: number }>();
-
-  constructor(
-    private readonly accounts: Accounts,
-    private readonly settings: SiteSettings,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  async require(customerId: string): Promise<void> {
-    const t = this.now();
-    const seen = this.active.get(customerId);
-    if (seen !== undefined && t - seen.checkedAt < ACTIVE_PACK_TTL_MS && t < seen.endsAt) return;
-    const pack = await fromStore(() => this.accounts.activePack(customerId));
-    if (pack === null) {
-      this.active.delete(customerId);
-      throw paymentRequired('studio_required', this.settings);
-    }
-    if (this.active.size >= MAX_REMEMBERED_CUSTOMERS) this.active.clear();
-    this.active.set(customerId, { checkedAt: t, endsAt: pack.expiresAt.getTime() });
-  }
+export async function requireStudio(accounts: Accounts, customerId: string, settings: SiteSettings): Promise<void> {
+  const pack = await fromStore(() => accounts.activePack(customerId));
+  if (pack === null) throw paymentRequired('studio_required', settings);
 }

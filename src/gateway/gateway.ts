@@ -4,7 +4,7 @@ import type { SiteSettings } from '../config.js';
 import { ApiError, isApiError } from '../errors.js';
 import type { RequestContext, Route } from '../http/router.js';
 import type { EngineClient, RelayCall, Relayed } from './engine-client.js';
-import { authenticate, fromStore, paymentRequired, StudioCheck } from './edge.js';
+import { authenticate, fromStore, paymentRequired, requireStudio } from './edge.js';
 import { type CustomerLimiter, rateLimitedError } from './limits.js';
 import { enginePathOf, GATEWAY_ROUTES, type GatewayRoute } from './routes.js';
 
@@ -24,7 +24,6 @@ const TEMPLATE_PREVIEW = '/api/qr/templates/:id/preview';
 
 /** The /api/v1 routes and the site's direct server-AI endpoint. */
 export function gatewayRoutes(deps: GatewayDeps): Route[] {
-  const studio = new StudioCheck(deps.accounts, deps.settings);
   const routes: Route[] = GATEWAY_ROUTES.map((route) => ({
     method: route.method,
     path: route.path,
@@ -33,7 +32,7 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
       summary: `Relays to ${route.method} ${route.enginePath} with the caller's X-API-Key checked at the edge.`,
       response: 'As the engine endpoint.',
     },
-    handler: (ctx) => relayRoute(deps, studio, route, ctx),
+    handler: (ctx) => relayRoute(deps, route, ctx),
   }));
   const ai = GATEWAY_ROUTES.find((r) => r.spendsCredit)!;
   routes.push({ ...routes[GATEWAY_ROUTES.indexOf(ai)]!, path: DIRECT_SERVER_AI });
@@ -59,18 +58,13 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
   return routes;
 }
 
-async function relayRoute(
-  deps: GatewayDeps,
-  studio: StudioCheck,
-  route: GatewayRoute,
-  ctx: RequestContext,
-): Promise<void> {
+async function relayRoute(deps: GatewayDeps, route: GatewayRoute, ctx: RequestContext): Promise<void> {
   const owner = await authenticate(deps.accounts, ctx.headers, ctx.query);
   const limit = await deps.limiter.consume(owner.customerId, route.limit);
   if (!limit.allowed) throw rateLimitedError(limit);
   // Every answer from here on, refusals included, tells the client where it stands.
   for (const [k, v] of Object.entries(limit.headers)) ctx.reply.header(k, v);
-  await studio.require(owner.customerId);
+  await requireStudio(deps.accounts, owner.customerId, deps.settings);
   for (const [name, allowed] of Object.entries(route.allow ?? {})) {
     if (!allowed.includes(ctx.params[name]!))
       throw new ApiError('NOT_FOUND', { message: `No endpoint ${ctx.path}; the gateway opens ${allowed.join(', ')}.` });

@@ -1,0 +1,39 @@
+import type { Pack } from './types.js';
+
+/**
+ * Active packs recently read, by customer, so that the gateway's check on every call (an active Studio
+ * pack opens it) costs a query once per TTL, not once per request: on the embedded store a query runs on
+ * the site's main thread (bench/README.md, "The consumer gateway"). A pack's end is kept with it, so the
+ * end of its 12 months is exact; a refund through this instance forgets it at once, through another
+ * within the TTL. Only active packs are kept: a customer who has just bought one is let in at once.
+ */
+export class ActivePackCache {
+  private readonly entries = new Map<string, { pack: Pack; readAt: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+  ) {}
+
+  get(customerId: string, now: Date): Pack | undefined {
+    const entry = this.entries.get(customerId);
+    if (entry === undefined) return undefined;
+    const t = now.getTime();
+    if (t - entry.readAt < this.ttlMs && t >= entry.readAt && t < entry.pack.expiresAt.getTime()) return entry.pack;
+    this.entries.delete(customerId);
+    return undefined;
+  }
+
+  set(pack: Pack, now: Date): void {
+    if (this.entries.size >= this.maxEntries && !this.entries.has(pack.customerId)) {
+      // Maps iterate in insertion order: the first entry is the oldest.
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(pack.customerId, { pack, readAt: now.getTime() });
+  }
+
+  forget(customerId: string): void {
+    this.entries.delete(customerId);
+  }
+}
