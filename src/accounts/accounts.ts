@@ -21,7 +21,10 @@ export interface AccountsOptions {
   reservationTtlMs?: number;
   /** A `running` Idempotency-Key older than this is taken over by a retry. Default: reservationTtlMs. */
   idempotencyLeaseMs?: number;
-  /** Key cache TTL without a live pub/sub subscription. Default 1 s: the revocation promise. */
+  /**
+   * Key cache TTL without a live pub/sub subscription. Default 0.9 s: a revocation must be refused within
+   * 1 s, and a request that arrives as its entry ages out still needs time to be answered.
+   */
   keyCacheTtlMs?: number;
   /** Key cache TTL while revocations arrive by pub/sub. Default 10 s. */
   keyCacheTtlWithRedisMs?: number;
@@ -44,7 +47,7 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
     pepper: options.pepper,
     clock,
     redisUrl: options.redisUrl,
-    cacheTtlMs: options.keyCacheTtlMs ?? 1000,
+    cacheTtlMs: options.keyCacheTtlMs ?? 900,
     cacheTtlWithFeedMs: options.keyCacheTtlWithRedisMs ?? 10_000,
     cacheEntries: options.keyCacheEntries ?? 10_000,
     log: options.log ?? ((m) => console.warn(m)),

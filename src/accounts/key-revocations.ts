@@ -39,7 +39,7 @@ export function connectRevocationFeed(redisUrl: string, handlers: RevocationHand
     listening = false;
     if (!reportedDown) {
       reportedDown = true;
-      handlers.log(`key revocations: Redis ${why}; cached keys now live 1 s until it is back`);
+      handlers.log(`key revocations: Redis ${why}; cached keys now live 0.9 s until it is back`);
     }
   };
   subscriber.on('message', (channel: string, message: string) => {
