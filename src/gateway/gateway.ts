@@ -127,15 +127,21 @@ function discard(r: Relayed): void {
   r.body.destroy();
 }
 
-/** The engine's answer, status, headers and bytes as they are, streamed when its length is known. */
+/** Answers above this size are streamed to the client as they arrive; smaller ones are read whole first. */
+const STREAM_ABOVE_BYTES = 64 * 1024;
+
+/** The engine's answer, status, headers and bytes as they are; a large one of known length streamed. */
 async function forward(ctx: RequestContext, r: Relayed, maxOutputBytes: number): Promise<void> {
   if (r.length !== undefined) {
     if (tooLarge(r, r.length, maxOutputBytes)) {
       discard(r);
       throw outputTooLarge(maxOutputBytes);
     }
-    if (!(await ctx.reply.stream(r.status, r.headers, r.length, r.body))) discard(r);
-    return;
+    // Most answers are a few kilobytes: written whole in one go, they skip the streaming machinery.
+    if (r.length > STREAM_ABOVE_BYTES) {
+      if (!(await ctx.reply.stream(r.status, r.headers, r.length, r.body))) discard(r);
+      return;
+    }
   }
   const bytes = await readAll(r, maxOutputBytes);
   ctx.reply.send(r.status, r.headers, bytes);

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import type { ReplayMemory } from './replay.js';
 
@@ -6,7 +6,7 @@ import type { ReplayMemory } from './replay.js';
  * The consumer site relays requests to the engine with these headers instead of the user's API key
  * (names lower-case, as uWS and undici report them):
  *   x-qr-relay-timestamp  unix seconds when the site signed
- *   x-qr-relay-nonce      22 base64url characters (128 random bits), unique per relayed request
+ *   x-qr-relay-nonce      a random UUID (122 random bits), unique per relayed request
  *   x-qr-relay-customer   the customer the site verified the key of
  *   x-qr-relay-signature  `v1=<hex>`, several comma-separated during a rotation of the secret
  * The signature is HMAC-SHA-256 with the shared secret (QR_INTERNAL_SECRET) over
@@ -72,7 +72,9 @@ export function signRelay({ secret, now = Date.now(), ...request }: SignRelayOpt
   const secrets = typeof secret === 'string' ? [secret] : secret;
   if (secrets.length === 0) throw new Error('signRelay: no secret');
   const timestamp = String(Math.floor(now / 1000));
-  const nonce = randomBytes(16).toString('base64url');
+  // 122 random bits; randomUUID draws from a buffered batch, where randomBytes(16) asked the system for
+  // every relay (2.7 % of the site's CPU on cached gateway calls, bench/README.md).
+  const nonce = randomUUID();
   const signed = signedString(timestamp, nonce, request);
   const values = secrets.map((s) => `v1=${hmac(s, signed).toString('hex')}`);
   return {

@@ -142,6 +142,15 @@ function gatewaySuite(driver: DriverName): void {
         expect((await decodeOne('png', gateway.bytes)).text).toBe(CONTENT);
       });
 
+      it('a large answer (over the 64 KiB read whole) is streamed: the engine’s bytes, and it decodes', async () => {
+        const body = { content: CONTENT, responseType: 'binary', fileFormat: 'jpg', outputWidth: 2048 };
+        const gateway = await v1('/api/v1/qr/generate', { body });
+        expect(gateway.status).toBe(200);
+        expect(gateway.bytes.byteLength).toBeGreaterThan(64 * 1024);
+        expectEngineAnswer(gateway, await direct('/api/qr/generate', { body }));
+        expect((await decodeOne('jpg', gateway.bytes)).text).toBe(CONTENT);
+      });
+
       it('POST /api/v1/qr/generate, base64 JSON: the engine’s answer, and the file decodes', async () => {
         const body = { content: CONTENT, fileFormat: 'png', eccLevel: 'H' };
         const gateway = await v1('/api/v1/qr/generate', { body });
