@@ -1,23 +1,9 @@
 import type { Accounts, KeyOwner } from '../accounts/types.js';
-import { ApiError, type ErrorCode, isApiError } from '../errors.js';
+import { ApiError, type ErrorCode } from '../errors.js';
 import type { SiteSettings } from '../config.js';
 
 /** Where people put keys that we refuse to read them from: they end up in logs, proxies and browser history. */
 const MISPLACED_KEY_PARAMS = ['api_key', 'apikey', 'key', 'x-api-key'];
-
-/**
- * Runs a store call; a store that fails (down, timing out) is a 503 the client may retry, never a 500. The
- * drivers already say store_unavailable for a lost connection; it gets the Retry-After here as well.
- */
-export async function fromStore<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (e) {
-    if (isApiError(e) && e.code !== 'store_unavailable') throw e;
-    if (!isApiError(e)) console.error(`account store: ${(e as Error).message}`);
-    throw new ApiError('store_unavailable', { headers: { 'Retry-After': '1' }, cause: e });
-  }
-}
 
 /**
  * The caller's key, from X-API-Key only, checked against the stored hashes (malformed keys are refused
@@ -36,7 +22,7 @@ export async function authenticate(
         : '';
     throw new ApiError('missing_api_key', { message: `Send your API key in the X-API-Key header.${elsewhere}` });
   }
-  const owner = await fromStore(() => accounts.verifyKey(key));
+  const owner = await accounts.verifyKey(key);
   if (owner === null) throw new ApiError('invalid_api_key');
   return owner;
 }
@@ -47,6 +33,6 @@ export const paymentRequired = (code: ErrorCode, settings: SiteSettings): ApiErr
 
 /** Every gateway call needs an active Studio pack, not only the ones that spend credits. */
 export async function requireStudio(accounts: Accounts, customerId: string, settings: SiteSettings): Promise<void> {
-  const pack = await fromStore(() => accounts.activePack(customerId));
+  const pack = await accounts.activePack(customerId);
   if (pack === null) throw paymentRequired('studio_required', settings);
 }

@@ -4,7 +4,7 @@ import type { SiteSettings } from '../config.js';
 import { ApiError, isApiError } from '../errors.js';
 import type { RequestContext, Route } from '../http/router.js';
 import type { EngineClient, RelayCall, Relayed } from './engine-client.js';
-import { authenticate, fromStore, paymentRequired, requireStudio } from './edge.js';
+import { authenticate, paymentRequired, requireStudio } from './edge.js';
 import { type CustomerLimiter, rateLimitedError } from './limits.js';
 import { enginePathOf, GATEWAY_ROUTES, type GatewayRoute } from './routes.js';
 
@@ -196,7 +196,7 @@ async function relayServerAi(deps: GatewayDeps, owner: KeyOwner, ctx: RequestCon
     });
   }
   const hash = hashRequest(call.method, call.path, call.body);
-  const start = await fromStore(() => accounts.beginIdempotent(owner.customerId, key, hash));
+  const start = await accounts.beginIdempotent(owner.customerId, key, hash);
   if (start.outcome === 'replay') {
     sendAnswer(ctx, { ...start.response, headers: { ...start.response.headers, 'Idempotent-Replayed': 'true' } });
     return;
@@ -210,16 +210,16 @@ async function relayServerAi(deps: GatewayDeps, owner: KeyOwner, ctx: RequestCon
   } catch (e) {
     if (isApiError(e) && isFinal(e.status)) {
       const refusal = { status: e.status, headers: e.headers, body: Buffer.from(JSON.stringify(e.toBody())) };
-      await fromStore(() => accounts.completeIdempotent(owner.customerId, key, refusal));
+      await accounts.completeIdempotent(owner.customerId, key, refusal);
     } else {
-      await fromStore(() => accounts.abandonIdempotent(owner.customerId, key)).catch(() => {});
+      await accounts.abandonIdempotent(owner.customerId, key).catch(() => {});
     }
     throw e;
   }
   if (isFinal(answer.status) && !ctx.reply.aborted) {
-    await fromStore(() => accounts.completeIdempotent(owner.customerId, key, answer));
+    await accounts.completeIdempotent(owner.customerId, key, answer);
   } else {
-    await fromStore(() => accounts.abandonIdempotent(owner.customerId, key));
+    await accounts.abandonIdempotent(owner.customerId, key);
   }
   sendAnswer(ctx, answer);
 }
@@ -231,14 +231,14 @@ async function relayServerAi(deps: GatewayDeps, owner: KeyOwner, ctx: RequestCon
  */
 async function spendCredit(deps: GatewayDeps, owner: KeyOwner, ctx: RequestContext, call: RelayCall): Promise<Answer> {
   const { accounts, settings } = deps;
-  const reservation = await fromStore(() => accounts.reserveCredit(owner.customerId));
+  const reservation = await accounts.reserveCredit(owner.customerId);
   if (reservation === null) throw paymentRequired('out_of_api_credits', settings);
   let spent = false;
   try {
     const r = await deps.engine.relay(call);
     const bytes = await readAll(r, settings.maxOutputBytes);
     if (r.status !== 200 || ctx.reply.aborted) return { status: r.status, headers: r.headers, body: bytes };
-    const balance = await fromStore(() => accounts.commitCredit(reservation.id));
+    const balance = await accounts.commitCredit(reservation.id);
     spent = true;
     const remaining = String(balance.available);
     if (!(r.headers['content-type'] ?? '').startsWith('application/json'))
@@ -250,7 +250,7 @@ async function spendCredit(deps: GatewayDeps, owner: KeyOwner, ctx: RequestConte
     return { status: 200, headers: { ...headers, 'X-Credits-Remaining': remaining }, body };
   } finally {
     if (!spent) {
-      await fromStore(() => accounts.releaseCredit(reservation.id)).catch(() => {
+      await accounts.releaseCredit(reservation.id).catch(() => {
         // The reservation expires and the sweeper gives the credit back.
       });
     }

@@ -32,12 +32,13 @@ export function isConnectionError(e: unknown): boolean {
 }
 
 /**
- * A database that cannot be reached becomes `store_unavailable` (503); every other error (a constraint,
- * a bug in a statement) stays as it is. The message never carries the driver's text, which may name hosts.
+ * A database that cannot be reached becomes `store_unavailable` (503, `Retry-After: 1`: the client may try
+ * again shortly); every other error (a constraint, a bug in a statement) stays as it is. The message never
+ * carries the driver's text, which may name hosts.
  */
 export function storeError(e: unknown): unknown {
   if (e instanceof ApiError || !isConnectionError(e)) return e;
-  return new ApiError('store_unavailable', { cause: e });
+  return new ApiError('store_unavailable', { headers: { 'Retry-After': '1' }, cause: e });
 }
 
 /** Runs a driver call, turning a lost connection into `store_unavailable`. */
