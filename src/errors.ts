@@ -119,7 +119,7 @@ export class ApiError extends Error {
   toBody(): ErrorBody {
     const body: ErrorBody = { success: false, error: this.message, code: this.code };
     if (this.field !== undefined) body.field = this.field;
-    return this.extra === undefined ? body : { ...this.extra, ...body };
+    return this.extra === undefined ? body : { ...body, ...this.extra };
   }
 }
 
