@@ -1,12 +1,16 @@
 /**
  * Decodes what the service returned, independently of the service's own pipeline: zxing-wasm reads PNG
  * and JPEG files with its own image decoder, WebP goes through the jsquash decoder, SVG through resvg,
- * and PDF through a small reader of the page's content stream (test/helpers/pdf-to-svg.ts).
+ * and PDF through a small reader of the page's content stream (test/helpers/pdf-to-svg.ts). The second
+ * family, zbar, is handed the same pixels (PNG and JPEG through the jsquash decoders).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { initWasm as initResvg, Resvg } from '@resvg/resvg-wasm';
+import decodeJpeg, { init as initJpegDecode } from '@jsquash/jpeg/decode.js';
+import decodePng, { init as initPngDecode } from '@jsquash/png/decode.js';
 import decodeWebp, { init as initWebpDecode } from '@jsquash/webp/decode.js';
+import { scanRGBABuffer } from '@undecaf/zbar-wasm';
 import { prepareZXingModule, type ReaderOptions, readBarcodes, type ReadResult } from 'zxing-wasm/reader';
 import { pdfToSvg } from './pdf-to-svg.js';
 
@@ -25,6 +29,8 @@ function init(): Promise<void> {
       fireImmediately: true,
     });
     await initWebpDecode(await WebAssembly.compile(bytesOf('@jsquash/webp/codec/dec/webp_dec.wasm')));
+    await initPngDecode(await WebAssembly.compile(bytesOf('@jsquash/png/codec/pkg/squoosh_png_bg.wasm')));
+    await initJpegDecode(await WebAssembly.compile(bytesOf('@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm')));
   })();
   return ready;
 }
@@ -74,4 +80,30 @@ export async function decodeOne(
   const results = (await decodeFile(format, file)).filter((r) => r.isValid);
   if (results.length !== 1) throw new Error(`expected one QR code in the ${format}, found ${results.length}`);
   return { text: results[0]!.text, bytes: results[0]!.bytes, result: results[0]! };
+}
+
+/** The pixels of a file of the given format, as a viewer shows them. */
+export async function fileToImage(format: string, file: Uint8Array): Promise<ImageData> {
+  await init();
+  switch (format) {
+    case 'png':
+      return decodePng(file.slice().buffer);
+    case 'jpg':
+      return decodeJpeg(file.slice().buffer);
+    case 'webp':
+      return decodeWebp(file.slice().buffer);
+    case 'svg':
+      return svgToImage(new TextDecoder().decode(file));
+    case 'pdf':
+      return svgToImage(await pdfToSvg(file));
+    default:
+      throw new Error(`no decoder for ${format}`);
+  }
+}
+
+/** The payloads zbar (the second decoder family, not zxing's lineage) finds in a file, as bytes. */
+export async function decodeWithZbar(format: string, file: Uint8Array): Promise<Uint8Array[]> {
+  const img = await fileToImage(format, file);
+  const symbols = await scanRGBABuffer(img.data.buffer as ArrayBuffer, img.width, img.height);
+  return symbols.filter((s) => s.typeName === 'ZBAR_QRCODE').map((s) => new Uint8Array(s.data.buffer));
 }
