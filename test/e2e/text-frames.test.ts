@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import decodePng, { init as initPngDecode } from '@jsquash/png/decode.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAME_STYLES } from '../../src/model/vocabulary.js';
-import { decodeOne } from '../helpers/decode.js';
+import { decodeOne, fileToImage, svgToImage } from '../helpers/decode.js';
+import { pdfToSvg } from '../helpers/pdf-to-svg.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 const CONTENT = 'https://example.com/menu?table=12&lang=de';
@@ -195,4 +196,85 @@ describe('qrShapeRadius', () => {
       });
     }
   }
+});
+
+/**
+ * Lengths of the five runs across the top-left finder's middle row (dark, light, dark, light, dark: 1:1:3:1:1
+ * modules), found from the corner the decoder reports, in the delivered pixels; a PDF page (sized in points)
+ * is drawn at the render's pixel size.
+ */
+async function finderRuns(r: Rendered, format: string, modulePx: number): Promise<number[]> {
+  const { result } = await decodeOne(format, r.file);
+  let img = await fileToImage(format, r.file);
+  let corner = result.position.topLeft;
+  if (format === 'pdf') {
+    const svg = await pdfToSvg(r.file);
+    const scale = (r.body.width as number) / img.width;
+    img = svgToImage(svg, r.body.width as number);
+    corner = { x: corner.x * scale, y: corner.y * scale };
+  }
+  const y = Math.round(corner.y + 3.5 * modulePx);
+  const dark = (x: number) => {
+    const o = (y * img.width + x) * 4;
+    return img.data[o]! + img.data[o + 1]! + img.data[o + 2]! < 3 * 128;
+  };
+  // From inside the quiet zone to the finder's left edge, then run by run.
+  let x = Math.round(corner.x - 2 * modulePx);
+  while (!dark(x)) x++;
+  const runs: number[] = [];
+  for (let want = true; runs.length < 5; want = !want) {
+    const start = x;
+    while (dark(x) === want) x++;
+    runs.push(x - start);
+  }
+  return runs;
+}
+
+describe('pixelsPerModule with a frame, caption or round code: the canvas grows, the pitch is exact', () => {
+  const PPM = 8;
+  const designs: Record<string, unknown>[] = [
+    ...FRAME_STYLES.filter((f) => f !== 'none').map((frameStyle) => ({ frameStyle })),
+    { ctaText: 'Scan for the menu' },
+    { qrShapeRadius: 50 },
+    { qrShapeRadius: 25, frameStyle: 'circular', ctaText: 'Scan me' },
+  ];
+  for (const design of designs) {
+    it(JSON.stringify(design), async () => {
+      const r = await generate({ ...design, outputWidth: undefined, pixelsPerModule: PPM });
+      await expectDecodes(r, 'png');
+      const span = 17 + 4 * (r.body.version as number) + 8;
+      expect(r.body).toMatchObject({ modulePx: PPM, height: r.body.width, warnings: [] });
+      expect(r.body.width as number).toBeGreaterThan(span * PPM);
+      expect(await finderRuns(r, 'png', PPM)).toEqual([PPM, PPM, 3 * PPM, PPM, PPM]);
+    });
+  }
+
+  it('as SVG and PDF too: the page holds the frame, and the pitch is the same', async () => {
+    for (const format of ['svg', 'pdf'] as const) {
+      const design = { frameStyle: 'box-bottom', qrShapeRadius: 25, fileFormat: format };
+      const r = await generate({ ...design, outputWidth: undefined, pixelsPerModule: PPM });
+      await expectDecodes(r, format);
+      const png = await generate({ ...design, fileFormat: 'png', outputWidth: undefined, pixelsPerModule: PPM });
+      expect([r.body.width, r.body.height]).toEqual([png.body.width, png.body.height]);
+      const runs = await finderRuns(r, format, PPM);
+      // Drawn by resvg from vectors: edges may fall either side of a pixel boundary.
+      const off = runs.map((run, i) => Math.abs(run - [1, 1, 3, 1, 1][i]! * PPM));
+      expect(Math.max(...off), runs.join(' ')).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('a canvas the decoration would push past 4096 px is refused naming pixelsPerModule', async () => {
+    const res = await svc.post('/api/qr/generate', {
+      content: CONTENT,
+      pixelsPerModule: 100,
+      frameStyle: 'circular',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      success: false,
+      code: 'VALUE_OUT_OF_RANGE',
+      field: 'pixelsPerModule',
+      error: expect.stringMatching(/with the frame, caption or rounded outline around them/),
+    });
+  });
 });
