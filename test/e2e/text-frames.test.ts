@@ -98,9 +98,26 @@ describe('captions', () => {
     await expectDecodes(accented, 'png');
   });
 
-  it('report characters no bundled font has, and draw them as "?"', async () => {
-    const r = await generate({ frameStyle: 'box-bottom', ctaText: 'Menu 東京' });
-    expect(r.body.warnings).toEqual([expect.stringMatching(/ctaText: no bundled font has 東 京/)]);
+  it('leave out characters no bundled face has, in every format: the file of the text without them, and a warning naming the field', async () => {
+    for (const format of ['png', 'svg', 'pdf'] as const) {
+      const r = await generate({ frameStyle: 'box-bottom', ctaText: '🍕 Menu 東京', fileFormat: format });
+      const plain = await generate({ frameStyle: 'box-bottom', ctaText: 'Menu', fileFormat: format });
+      expect(r.body.warnings).toEqual([
+        'ctaText: no bundled typeface has 🍕 (U+1F355), 東 (U+6771), 京 (U+4EAC); they are left out of the drawing.',
+      ]);
+      expect(plain.body.warnings).toEqual([]);
+      expect(Buffer.from(r.file).equals(Buffer.from(plain.file))).toBe(true);
+      await expectDecodes(r, format);
+    }
+  });
+
+  it('and centerText the same, naming centerText.text', async () => {
+    const r = await generate({ centerText: { text: 'MENU 🍕' } });
+    const plain = await generate({ centerText: { text: 'MENU' } });
+    expect(r.body.warnings).toEqual([
+      'centerText.text: no bundled typeface has 🍕 (U+1F355); it is left out of the drawing.',
+    ]);
+    expect(Buffer.from(r.file).equals(Buffer.from(plain.file))).toBe(true);
     await expectDecodes(r, 'png');
   });
 
