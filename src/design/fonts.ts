@@ -26,7 +26,6 @@ const FALLBACKS: readonly FontFamily[] = ['sans', 'serif', 'rounded', 'display',
 
 const require = createRequire(import.meta.url);
 const parsed = new Map<string, Font>();
-const chains = new Map<FontFamily, Font[]>();
 
 /** The parsed font in a package file, read from node_modules the first time a render in this thread needs it. */
 function load(file: string): Font {
@@ -42,12 +41,11 @@ function load(file: string): Font {
 /** The parsed font of a family. */
 export const fontOf = (family: FontFamily): Font => load(FILES[family]);
 
-/** The faces text in `family` is set from, in the order a character is looked for: the family's own first. */
-export function facesOf(family: FontFamily): Font[] {
-  let chain = chains.get(family);
-  if (!chain) {
-    chain = [family, ...FALLBACKS.filter((f) => f !== family)].map(fontOf);
-    chains.set(family, chain);
-  }
-  return chain;
+/**
+ * The faces text in `family` is set from, in the order a character is looked for: the family's own first.
+ * A face is read only when a character gets as far as it, so plain text loads one file.
+ */
+export function* facesOf(family: FontFamily): Generator<Font, void, undefined> {
+  yield fontOf(family);
+  for (const other of FALLBACKS) if (other !== family) yield fontOf(other);
 }

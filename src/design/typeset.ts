@@ -1,5 +1,5 @@
 import type { Font, Glyph } from 'fontkit';
-import { facesOf } from './fonts.js';
+import { facesOf, fontOf } from './fonts.js';
 import type { Affine } from '../model/layer.js';
 import type { FontFamily } from '../model/vocabulary.js';
 
@@ -52,32 +52,38 @@ export const cleanText = (text: string): string =>
 
 const has = (font: Font, ch: string) => font.hasGlyphForCodePoint(ch.codePointAt(0)!);
 
+/** The first face of `family`'s chain (fonts.ts) that has the character. */
+function firstWith(family: FontFamily, ch: string): Font | undefined {
+  for (const font of facesOf(family)) if (has(font, ch)) return font;
+  return undefined;
+}
+
 /**
  * The face that draws a character and what it draws there: the character itself from the first face that
  * has it, else its decomposition (base letter and the accents that face has) from the first face that has
  * the base letter; undefined when no face has either. Never the .notdef box.
  */
-function faceFor(fonts: Font[], ch: string): { font: Font; text: string } | undefined {
-  const whole = fonts.find((f) => has(f, ch));
+function faceFor(family: FontFamily, ch: string): { font: Font; text: string } | undefined {
+  const whole = firstWith(family, ch);
   if (whole) return { font: whole, text: ch };
   const [base, ...marks] = [...ch.normalize('NFD')];
-  const host = base !== ch ? fonts.find((f) => has(f, base!)) : undefined;
+  const host = base !== ch ? firstWith(family, base!) : undefined;
   return host && { font: host, text: base + marks.filter((m) => has(host, m)).join('') };
 }
 
 /** The text without the characters no face draws (the spaces around them closed up), and those characters. */
-function drawable(fonts: Font[], text: string): { text: string; missing: string[] } {
-  const missing = [...text].filter((ch) => !faceFor(fonts, ch));
+function drawable(family: FontFamily, text: string): { text: string; missing: string[] } {
+  const missing = [...text].filter((ch) => !faceFor(family, ch));
   if (!missing.length) return { text, missing };
   const absent = new Set(missing);
   return { text: cleanText([...text].filter((ch) => !absent.has(ch)).join('')), missing: [...absent] };
 }
 
 /** Splits drawable text into runs, each set in one face. */
-function runsOf(fonts: Font[], text: string): { font: Font; text: string }[] {
+function runsOf(family: FontFamily, text: string): { font: Font; text: string }[] {
   const runs: { font: Font; text: string }[] = [];
   for (const ch of text) {
-    const face = faceFor(fonts, ch)!;
+    const face = faceFor(family, ch)!;
     const last = runs[runs.length - 1];
     if (last?.font === face.font) last.text += face.text;
     else runs.push(face);
@@ -86,10 +92,10 @@ function runsOf(fonts: Font[], text: string): { font: Font; text: string }[] {
 }
 
 /** Glyphs of `text` with their em positions, shaped by each font (kerning, ligatures, accents placed). */
-function place(fonts: Font[], text: string): { glyphs: Placed[]; width: number } {
+function place(family: FontFamily, text: string): { glyphs: Placed[]; width: number } {
   const glyphs: Placed[] = [];
   let x = 0;
-  for (const run of runsOf(fonts, text)) {
+  for (const run of runsOf(family, text)) {
     const em = run.font.unitsPerEm;
     const set = run.font.layout(run.text);
     set.glyphs.forEach((glyph, i) => {
@@ -110,11 +116,10 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
  * in an ellipsis.
  */
 export function setLine(text: string, family: FontFamily, fit: Fit): TextLine {
-  const fonts = facesOf(family);
-  const primary = fonts[0]!;
+  const primary = fontOf(family);
   const capEm = (primary.capHeight || 0.7 * primary.unitsPerEm) / primary.unitsPerEm;
-  const { text: clean, missing } = drawable(fonts, cleanText(text));
-  let set = place(fonts, clean);
+  const { text: clean, missing } = drawable(family, cleanText(text));
+  let set = place(family, clean);
   const fitting = fit.maxWidth / set.width;
   const size = Math.min(fit.size, Math.max(fit.minSize, fitting));
   let shown = clean;
@@ -126,11 +131,11 @@ export function setLine(text: string, family: FontFamily, fit: Fit): TextLine {
     let hi = cuts.length - 1;
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
-      if (place(fonts, clean.slice(0, cuts[mid]).trimEnd() + ELLIPSIS).width * size <= fit.maxWidth) lo = mid;
+      if (place(family, clean.slice(0, cuts[mid]).trimEnd() + ELLIPSIS).width * size <= fit.maxWidth) lo = mid;
       else hi = mid - 1;
     }
     shown = clean.slice(0, cuts[lo]).trimEnd() + ELLIPSIS;
-    set = place(fonts, shown);
+    set = place(family, shown);
   }
   return {
     text: shown,
