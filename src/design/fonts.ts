@@ -11,7 +11,8 @@ import type { FontFamily } from '../model/vocabulary.js';
  * Coverage: each file has all of Latin-1 and Latin Extended-A (Nunito lacks only the ligature ĳ and the
  * long s ſ, Oswald only the invisible soft hyphen), Noto Sans and Noto Serif also Latin Extended-B, Greek,
  * Cyrillic and Vietnamese; Nunito, Oswald and Roboto Mono have a few mathematical signs Noto Sans lacks
- * (∞ ≠ ≤ ≥ √ ∑). A character the chosen family lacks is taken from the others, in FALLBACKS order.
+ * (∞ ≠ ≤ ≥ √ ∑). A character the chosen family lacks is taken from the others, in FALLBACKS order, then
+ * from the symbol face.
  */
 const FILES: Record<FontFamily, string> = {
   sans: '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf',
@@ -23,6 +24,14 @@ const FILES: Record<FontFamily, string> = {
 
 /** Where a character the chosen family lacks is looked for: the widest coverage first, proportional faces before the monospaced one. */
 const FALLBACKS: readonly FontFamily[] = ['sans', 'serif', 'rounded', 'display', 'mono'];
+
+/**
+ * Symbols no family has, asked last: Noto Sans Symbols 2 (same source and licence) has the stars, checks,
+ * hearts, phones, envelopes and planes of Dingbats and Miscellaneous Symbols, all Geometric Shapes, many
+ * arrows and pictographs, but no letters of its own worth setting text in, and no emoji faces. It comes
+ * in one weight, regular.
+ */
+const SYMBOLS = '@expo-google-fonts/noto-sans-symbols-2/400Regular/NotoSansSymbols2_400Regular.ttf';
 
 const require = createRequire(import.meta.url);
 const parsed = new Map<string, Font>();
@@ -48,4 +57,5 @@ export const fontOf = (family: FontFamily): Font => load(FILES[family]);
 export function* facesOf(family: FontFamily): Generator<Font, void, undefined> {
   yield fontOf(family);
   for (const other of FALLBACKS) if (other !== family) yield fontOf(other);
+  yield load(SYMBOLS);
 }

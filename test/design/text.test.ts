@@ -1,5 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { create, type Font } from 'fontkit';
 import { centerBand } from '../../src/design/center-text.js';
 import { coverageRecoverable } from '../../src/design/ecc-budget.js';
 import { fontOf } from '../../src/design/fonts.js';
@@ -76,6 +78,31 @@ describe('setLine', () => {
         expect(g.font).toBe(fontOf('rounded'));
         expect(g.glyph.id).toBe(fontOf('rounded').glyphForCodePoint(cp).id);
       }
+    }
+  });
+
+  it('draws symbols no family has (★ ✓ ♥ ☎) from the bundled symbol face, whatever the family', () => {
+    const require = createRequire(import.meta.url);
+    // The face read here, apart from the service's own loading, to compare outlines with.
+    const symbols = create(
+      readFileSync(
+        require.resolve('@expo-google-fonts/noto-sans-symbols-2/400Regular/NotoSansSymbols2_400Regular.ttf'),
+      ),
+    ) as Font;
+    for (const family of FONT_FAMILIES) {
+      const line = setLine('★ Scan ✓ ♥ ☎', family, WIDE);
+      expect(line.missing).toEqual([]);
+      expect(line.text).toBe('★ Scan ✓ ♥ ☎');
+      for (const ch of '★✓♥☎') {
+        const cp = ch.codePointAt(0)!;
+        const g = line.glyphs.find((x) => x.glyph.codePoints.includes(cp))!;
+        const expected = symbols.glyphForCodePoint(cp);
+        expect(g.font.familyName).toBe('Noto Sans Symbols 2');
+        expect(g.glyph.id).toBeGreaterThan(0);
+        expect(g.glyph.path.toSVG()).toBe(expected.path.toSVG());
+      }
+      // Not a question mark in its place.
+      expect(line.glyphs.some((x) => x.glyph.codePoints.includes(0x3f))).toBe(false);
     }
   });
 
