@@ -61,6 +61,12 @@ describe('layout', () => {
       );
       expect(l).toMatchObject({ modulePx: 9, height: 600 });
       expect(l.width).toBeGreaterThan(33 * 9);
+      // A height that cannot hold the frame and the block is not made up for by width: refused as before.
+      expect(() =>
+        computeLayout(25, { quietZone: 4, pixelsPerModule: 9, outputHeight: 310 }, (w, h) =>
+          decorationInsets(cfg, w, h),
+        ),
+      ).toThrow(expect.objectContaining({ code: 'VALUE_OUT_OF_RANGE', field: 'pixelsPerModule' }));
     });
 
     it('a canvas that would pass the size limit is refused naming pixelsPerModule', () => {
