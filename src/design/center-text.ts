@@ -1,7 +1,7 @@
 import type { Decorations } from './decorations.js';
 import { coverageRecoverable } from './ecc-budget.js';
 import type { ModuleGrid } from './grid.js';
-import { lineOutline, setLine, type TextLine } from './typeset.js';
+import { lineOutline, missingWarning, setLine, type TextLine } from './typeset.js';
 import { composite, parseHex, WHITE } from '../model/color.js';
 import { backgroundColors, legibilityWarning } from '../model/contrast.js';
 import type { Layout } from '../model/layout.js';
@@ -56,7 +56,7 @@ export function centerBand(cfg: RenderConfig, grid: ModuleGrid, layout: Layout):
   const mp = layout.modulePx;
   const symbolPx = size * mp;
   const probe = setLine(spec.text, cfg.fontFamily, { size: 1, minSize: 1, maxWidth: Infinity });
-  if (probe.glyphs.length === 0) return none;
+  if (probe.glyphs.length === 0) return { ...none, warnings: missingWarning('centerText.text', probe) };
   const capEm = probe.capHeight || 0.7;
   let fontSize = spec.fontSize ?? (DEFAULT_CAP * symbolPx) / capEm;
   const min = Math.min(fontSize, Math.max(MIN_SIZE, (MIN_CAP * symbolPx) / capEm));
@@ -124,7 +124,7 @@ function draw(
     });
   }
   if (line.truncated) warnings.push(`centerText was shortened to "${line.text}" to fit the code.`);
-  if (line.missing.length) warnings.push(`centerText: no bundled font has ${line.missing.join(' ')}; drawn as "?".`);
+  warnings.push(...missingWarning('centerText.text', line));
   const bandColor = parseHex(spec.backgroundColor ?? cfg.backgroundColor);
   const textColor = parseHex(spec.color ?? cfg.primaryColor);
   // A translucent band shows the background through it.

@@ -10,7 +10,9 @@ import type { FontFamily } from '../model/vocabulary.js';
  *
  * Coverage: each file has all of Latin-1 and Latin Extended-A (Nunito lacks only the ligature ĳ and the
  * long s ſ, Oswald only the invisible soft hyphen), Noto Sans and Noto Serif also Latin Extended-B, Greek,
- * Cyrillic and Vietnamese. A character a family lacks is taken from FALLBACK.
+ * Cyrillic and Vietnamese; Nunito, Oswald and Roboto Mono have a few mathematical signs Noto Sans lacks
+ * (∞ ≠ ≤ ≥ √ ∑). A character the chosen family lacks is taken from the others, in FALLBACKS order, then
+ * from the symbol face.
  */
 const FILES: Record<FontFamily, string> = {
   sans: '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf',
@@ -20,19 +22,40 @@ const FILES: Record<FontFamily, string> = {
   display: '@expo-google-fonts/oswald/600SemiBold/Oswald_600SemiBold.ttf',
 };
 
-/** The widest-coverage family, asked for any character the chosen family lacks. */
-export const FALLBACK: FontFamily = 'sans';
+/** Where a character the chosen family lacks is looked for: the widest coverage first, proportional faces before the monospaced one. */
+const FALLBACKS: readonly FontFamily[] = ['sans', 'serif', 'rounded', 'display', 'mono'];
+
+/**
+ * Symbols no family has, asked last: Noto Sans Symbols 2 (same source and licence) has the stars, checks,
+ * hearts, phones, envelopes and planes of Dingbats and Miscellaneous Symbols, all Geometric Shapes, many
+ * arrows and pictographs, but no letters of its own worth setting text in, and no emoji faces. It comes
+ * in one weight, regular.
+ */
+const SYMBOLS = '@expo-google-fonts/noto-sans-symbols-2/400Regular/NotoSansSymbols2_400Regular.ttf';
 
 const require = createRequire(import.meta.url);
-const loaded = new Map<FontFamily, Font>();
+const parsed = new Map<string, Font>();
 
-/** The parsed font of a family, read from node_modules the first time a render in this thread needs it. */
-export function fontOf(family: FontFamily): Font {
-  let font = loaded.get(family);
+/** The parsed font in a package file, read from node_modules the first time a render in this thread needs it. */
+function load(file: string): Font {
+  let font = parsed.get(file);
   if (!font) {
     // A .ttf file holds one font, never a collection.
-    font = create(readFileSync(require.resolve(FILES[family]))) as Font;
-    loaded.set(family, font);
+    font = create(readFileSync(require.resolve(file))) as Font;
+    parsed.set(file, font);
   }
   return font;
+}
+
+/** The parsed font of a family. */
+export const fontOf = (family: FontFamily): Font => load(FILES[family]);
+
+/**
+ * The faces text in `family` is set from, in the order a character is looked for: the family's own first.
+ * A face is read only when a character gets as far as it, so plain text loads one file.
+ */
+export function* facesOf(family: FontFamily): Generator<Font, void, undefined> {
+  yield fontOf(family);
+  for (const other of FALLBACKS) if (other !== family) yield fontOf(other);
+  yield load(SYMBOLS);
 }

@@ -5,7 +5,7 @@ import { DEFAULT_CAPTION, U, type Caption, type CodeBox, type FrameSpace } from 
 import { emitLoop } from './geometry/path.js';
 import type { ModuleGrid } from './grid.js';
 import { roundOutline, roundShapeLayers } from './round-shape.js';
-import { lineOutline, setLine, type TextLine } from './typeset.js';
+import { lineOutline, missingWarning, setLine, type TextLine } from './typeset.js';
 import { parseHex } from '../model/color.js';
 import { backgroundColors, legibilityWarning } from '../model/contrast.js';
 import type { Affine, Layer, PathLayer } from '../model/layer.js';
@@ -84,7 +84,7 @@ export function textDecorations(cfg: RenderConfig, grid: ModuleGrid, layout: Lay
     });
   }
   const text = captionText(cfg);
-  if (drawing.caption && text) below.push(captionLayer(cfg, drawing.caption, text, warnings));
+  if (drawing.caption && text) below.push(...captionLayers(cfg, drawing.caption, text, warnings));
   const band = centerBand(cfg, grid, layout);
   return {
     layers: { below, above: band.layers.above },
@@ -102,7 +102,8 @@ function captionPaint(cfg: RenderConfig, filled: boolean) {
     : solid(parseHex(cfg.ctaTextColor ?? cfg.primaryColor));
 }
 
-function captionLayer(cfg: RenderConfig, caption: Caption, text: string, warnings: string[]): PathLayer {
+/** The caption, when anything of it can be drawn. */
+function captionLayers(cfg: RenderConfig, caption: Caption, text: string, warnings: string[]): PathLayer[] {
   const room = caption.kind === 'line' ? caption.box.h : caption.height;
   const capEm = setLine(text, cfg.fontFamily, { size: 1, minSize: 1, maxWidth: Infinity }).capHeight || 0.7;
   const size = (CAP_SHARE * room) / capEm;
@@ -110,7 +111,8 @@ function captionLayer(cfg: RenderConfig, caption: Caption, text: string, warning
   const maxWidth = caption.kind === 'line' ? caption.box.w - 2 * pad : caption.radius * ARC;
   const line = setLine(text, cfg.fontFamily, { size, minSize: size * MIN_SHARE, maxWidth });
   if (line.truncated) warnings.push(`ctaText was shortened to "${line.text}" to fit the frame.`);
-  if (line.missing.length) warnings.push(`ctaText: no bundled font has ${line.missing.join(' ')}; drawn as "?".`);
+  warnings.push(...missingWarning('ctaText', line));
+  if (!line.glyphs.length) return [];
   const filled = caption.kind === 'arc' || caption.filled;
   const paint = captionPaint(cfg, filled);
   const under = filled ? [parseHex(cfg.frameColor ?? cfg.primaryColor)] : backgroundColors(cfg).map((b) => b.color);
@@ -121,12 +123,14 @@ function captionLayer(cfg: RenderConfig, caption: Caption, text: string, warning
       under,
     ),
   );
-  return {
-    kind: 'path',
-    space: 'canvas',
-    d: lineOutline(line, caption.kind === 'line' ? straight(line, caption.box) : alongRing(line, caption)),
-    paint,
-  };
+  return [
+    {
+      kind: 'path',
+      space: 'canvas',
+      d: lineOutline(line, caption.kind === 'line' ? straight(line, caption.box) : alongRing(line, caption)),
+      paint,
+    },
+  ];
 }
 
 /** Centred in the box, the capitals centred on its middle. */

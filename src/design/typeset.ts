@@ -1,5 +1,5 @@
 import type { Font, Glyph } from 'fontkit';
-import { FALLBACK, fontOf } from './fonts.js';
+import { facesOf, fontOf } from './fonts.js';
 import type { Affine } from '../model/layer.js';
 import type { FontFamily } from '../model/vocabulary.js';
 
@@ -14,7 +14,7 @@ interface Placed {
 
 /** A single line of text set in a bundled font, ready to be drawn as outlines. */
 export interface TextLine {
-  /** What was set: the text cleaned up, with an ellipsis when it was cut. */
+  /** What was set: the text cleaned up, without the `missing` characters, with an ellipsis when it was cut. */
   text: string;
   /** Font size in pixels. */
   size: number;
@@ -23,7 +23,7 @@ export interface TextLine {
   /** Height of the capitals above the baseline in pixels: lines are centred on them. */
   capHeight: number;
   glyphs: Placed[];
-  /** Characters no bundled font has; each is drawn as a question mark. */
+  /** Characters no bundled face has: left out, since a stand-in (a box, a question mark) would read as text. */
   missing: string[];
   /** The text did not fit at the smallest size and ends in an ellipsis. */
   truncated: boolean;
@@ -37,57 +37,65 @@ export interface Fit {
 }
 
 const ELLIPSIS = '…';
-const REPLACEMENT = '?';
 
 /**
  * One line of plain text: composed (NFC), line breaks and other spacing as single spaces, and invisible
- * format and control characters (soft hyphens, zero-width joiners) removed, since a font draws them as
- * boxes or not at all.
+ * format and control characters (soft hyphens, zero-width joiners, the emoji and text presentation
+ * selectors) removed, since a font draws them as boxes or not at all.
  */
 export const cleanText = (text: string): string =>
   text
     .normalize('NFC')
     .replace(/[\s\p{Zs}]+/gu, ' ')
-    .replace(/[\p{Cc}\p{Cf}]/gu, '')
+    .replace(/[\p{Cc}\p{Cf}\p{Variation_Selector}]/gu, '')
     .trim();
 
 const has = (font: Font, ch: string) => font.hasGlyphForCodePoint(ch.codePointAt(0)!);
 
+/** The first face of `family`'s chain (fonts.ts) that has the character. */
+function firstWith(family: FontFamily, ch: string): Font | undefined {
+  for (const font of facesOf(family)) if (has(font, ch)) return font;
+  return undefined;
+}
+
 /**
- * Splits text into runs, each set in one font: a character's own family, else the fallback family; else
- * its decomposition (base letter and the accents that font has); else a question mark. Never the .notdef
- * box.
+ * The face that draws a character and what it draws there: the character itself from the first face that
+ * has it, else its decomposition (base letter and the accents that face has) from the first face that has
+ * the base letter; undefined when no face has either. Never the .notdef box.
  */
-function runsOf(fonts: Font[], text: string, missing: string[]): { font: Font; text: string }[] {
+function faceFor(family: FontFamily, ch: string): { font: Font; text: string } | undefined {
+  const whole = firstWith(family, ch);
+  if (whole) return { font: whole, text: ch };
+  const [base, ...marks] = [...ch.normalize('NFD')];
+  const host = base !== ch ? firstWith(family, base!) : undefined;
+  return host && { font: host, text: base + marks.filter((m) => has(host, m)).join('') };
+}
+
+/** The text without the characters no face draws (the spaces around them closed up), and those characters. */
+function drawable(family: FontFamily, text: string): { text: string; missing: string[] } {
+  const missing = [...text].filter((ch) => !faceFor(family, ch));
+  if (!missing.length) return { text, missing };
+  const absent = new Set(missing);
+  return { text: cleanText([...text].filter((ch) => !absent.has(ch)).join('')), missing: [...absent] };
+}
+
+/** Splits drawable text into runs, each set in one face. */
+function runsOf(family: FontFamily, text: string): { font: Font; text: string }[] {
   const runs: { font: Font; text: string }[] = [];
-  const push = (font: Font, s: string) => {
-    const last = runs[runs.length - 1];
-    if (last?.font === font) last.text += s;
-    else runs.push({ font, text: s });
-  };
   for (const ch of text) {
-    const whole = fonts.find((f) => has(f, ch));
-    if (whole) {
-      push(whole, ch);
-      continue;
-    }
-    const [base, ...marks] = [...ch.normalize('NFD')];
-    const host = base !== ch ? fonts.find((f) => has(f, base!)) : undefined;
-    if (host) {
-      push(host, base + marks.filter((m) => has(host, m)).join(''));
-      continue;
-    }
-    missing.push(ch);
-    push(fonts[0]!, REPLACEMENT);
+    const face = faceFor(family, ch)!;
+    const last = runs[runs.length - 1];
+    if (last?.font === face.font) last.text += face.text;
+    else runs.push(face);
   }
   return runs;
 }
 
 /** Glyphs of `text` with their em positions, shaped by each font (kerning, ligatures, accents placed). */
-function place(fonts: Font[], text: string, missing: string[]): { glyphs: Placed[]; width: number } {
+function place(family: FontFamily, text: string): { glyphs: Placed[]; width: number } {
   const glyphs: Placed[] = [];
   let x = 0;
-  for (const run of runsOf(fonts, text, missing)) {
+  for (const run of runsOf(family, text)) {
     const em = run.font.unitsPerEm;
     const set = run.font.layout(run.text);
     set.glyphs.forEach((glyph, i) => {
@@ -102,17 +110,16 @@ function place(fonts: Font[], text: string, missing: string[]): { glyphs: Placed
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /**
- * Sets `text` on one line in `family`: at `fit.size` when it fits `fit.maxWidth`, else at the size that
+ * Sets `text` on one line in `family`, each character from the first bundled face that has it (see
+ * fonts.ts), those none has left out: at `fit.size` when it fits `fit.maxWidth`, else at the size that
  * fits, no smaller than `fit.minSize`; text still too wide there is cut at a character boundary and ends
  * in an ellipsis.
  */
 export function setLine(text: string, family: FontFamily, fit: Fit): TextLine {
-  const fonts = family === FALLBACK ? [fontOf(family)] : [fontOf(family), fontOf(FALLBACK)];
-  const primary = fonts[0]!;
+  const primary = fontOf(family);
   const capEm = (primary.capHeight || 0.7 * primary.unitsPerEm) / primary.unitsPerEm;
-  const clean = cleanText(text);
-  const missing: string[] = [];
-  let set = place(fonts, clean, missing);
+  const { text: clean, missing } = drawable(family, cleanText(text));
+  let set = place(family, clean);
   const fitting = fit.maxWidth / set.width;
   const size = Math.min(fit.size, Math.max(fit.minSize, fitting));
   let shown = clean;
@@ -124,12 +131,11 @@ export function setLine(text: string, family: FontFamily, fit: Fit): TextLine {
     let hi = cuts.length - 1;
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
-      if (place(fonts, clean.slice(0, cuts[mid]).trimEnd() + ELLIPSIS, []).width * size <= fit.maxWidth) lo = mid;
+      if (place(family, clean.slice(0, cuts[mid]).trimEnd() + ELLIPSIS).width * size <= fit.maxWidth) lo = mid;
       else hi = mid - 1;
     }
     shown = clean.slice(0, cuts[lo]).trimEnd() + ELLIPSIS;
-    missing.length = 0;
-    set = place(fonts, shown, missing);
+    set = place(family, shown);
   }
   return {
     text: shown,
@@ -137,9 +143,22 @@ export function setLine(text: string, family: FontFamily, fit: Fit): TextLine {
     width: set.width * size,
     capHeight: capEm * size,
     glyphs: set.glyphs,
-    missing: [...new Set(missing)],
+    missing,
     truncated,
   };
+}
+
+/**
+ * The warning a line's missing characters call for, naming the request field it came from: each character
+ * with its code point (some are invisible or look alike), and whether anything was left to draw.
+ */
+export function missingWarning(field: string, line: TextLine): string[] {
+  if (!line.missing.length) return [];
+  const chars = line.missing.map((ch) => `${ch} (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`);
+  const outcome = line.glyphs.length ? 'left out of the drawing' : `left out, and nothing of ${field} is left to draw`;
+  return [
+    `${field}: no bundled typeface has ${chars.join(', ')}; ${line.missing.length > 1 ? 'they are' : 'it is'} ${outcome}.`,
+  ];
 }
 
 const num = (n: number) => String(Math.round(n * 100) / 100);

@@ -144,7 +144,7 @@ export const designProperties = {
   fileFormat: { type: 'string', enum: Object.keys(FILE_FORMATS), description: 'Output format. Default png.' },
   outputWidth: range(
     LIMITS.outputPx,
-    'Image width in pixels (64–4096). Default 800, or quiet-zone-inclusive modules × pixelsPerModule when only that is given.',
+    'Image width in pixels (64–4096). Default 800, or quiet-zone-inclusive modules × pixelsPerModule when only that is given, widened to hold a frame, caption or round outline.',
     true,
   ),
   outputHeight: range(LIMITS.outputPx, 'Image height in pixels. Default: equal to the width.', true),

@@ -157,8 +157,18 @@ describe('captions', () => {
   it('accented captions draw their own glyphs; characters no font has are reported', () => {
     expect(draw({ ctaText: 'Zażółć gęślą jaźń — ß é' }).decorations.warnings).toEqual([]);
     expect(draw({ ctaText: 'Menu 東京' }).decorations.warnings).toEqual([
-      expect.stringMatching(/no bundled font has 東 京/),
+      expect.stringMatching(/^ctaText: no bundled typeface has 東 \(U\+6771\), 京 \(U\+4EAC\)/),
     ]);
+  });
+
+  it('a frame whose caption has nothing drawable keeps its band empty, and says so', () => {
+    for (const frameStyle of ['box-bottom', 'circular'] as const) {
+      const { decorations, svg } = draw({ frameStyle, ctaText: '東京' });
+      expect(decorations.warnings).toEqual([expect.stringMatching(/nothing of ctaText is left to draw/)]);
+      // The frame alone: one layer, the same as the frame's drawing with a caption of a lone space.
+      expect(decorations.layers.below).toHaveLength(1);
+      expect(svg).toBe(draw({ frameStyle, ctaText: ' ' }).svg);
+    }
   });
 
   it('every family draws a caption', () => {

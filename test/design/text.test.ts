@@ -1,10 +1,12 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { create, type Font } from 'fontkit';
 import { centerBand } from '../../src/design/center-text.js';
 import { coverageRecoverable } from '../../src/design/ecc-budget.js';
 import { fontOf } from '../../src/design/fonts.js';
 import { gridFromSymbol } from '../../src/design/grid.js';
-import { cleanText, lineOutline, setLine } from '../../src/design/typeset.js';
+import { cleanText, lineOutline, missingWarning, setLine } from '../../src/design/typeset.js';
 import type { RenderConfig } from '../../src/model/render-config.js';
 import { FONT_FAMILIES } from '../../src/model/vocabulary.js';
 import { encode } from '../../src/qr/encode.js';
@@ -66,10 +68,62 @@ describe('setLine', () => {
     expect(line.glyphs[0]!.font).toBe(fontOf('sans'));
   });
 
-  it('draws a character no bundled font has as a question mark and reports it, never the .notdef box', () => {
-    const line = setLine('A東B', 'sans', WIDE);
+  it('looks further down the bundled faces for a character Noto Sans lacks too', () => {
+    // Noto Sans has no ≤ or ∞; Nunito, the next face with them, does.
+    for (const family of ['sans', 'serif'] as const) {
+      const line = setLine('≤ 5 min ∞', family, WIDE);
+      expect(line.missing).toEqual([]);
+      for (const cp of [0x2264, 0x221e]) {
+        const g = line.glyphs.find((x) => x.glyph.codePoints.includes(cp))!;
+        expect(g.font).toBe(fontOf('rounded'));
+        expect(g.glyph.id).toBe(fontOf('rounded').glyphForCodePoint(cp).id);
+      }
+    }
+  });
+
+  it('draws symbols no family has (★ ✓ ♥ ☎) from the bundled symbol face, whatever the family', () => {
+    const require = createRequire(import.meta.url);
+    // The face read here, apart from the service's own loading, to compare outlines with.
+    const symbols = create(
+      readFileSync(
+        require.resolve('@expo-google-fonts/noto-sans-symbols-2/400Regular/NotoSansSymbols2_400Regular.ttf'),
+      ),
+    ) as Font;
+    for (const family of FONT_FAMILIES) {
+      const line = setLine('★ Scan ✓ ♥ ☎', family, WIDE);
+      expect(line.missing).toEqual([]);
+      expect(line.text).toBe('★ Scan ✓ ♥ ☎');
+      for (const ch of '★✓♥☎') {
+        const cp = ch.codePointAt(0)!;
+        const g = line.glyphs.find((x) => x.glyph.codePoints.includes(cp))!;
+        const expected = symbols.glyphForCodePoint(cp);
+        expect(g.font.familyName).toBe('Noto Sans Symbols 2');
+        expect(g.glyph.id).toBeGreaterThan(0);
+        expect(g.glyph.path.toSVG()).toBe(expected.path.toSVG());
+      }
+      // Not a question mark in its place.
+      expect(line.glyphs.some((x) => x.glyph.codePoints.includes(0x3f))).toBe(false);
+    }
+  });
+
+  it('leaves out a character no bundled face has, closing up the space, and reports it: never a stand-in glyph', () => {
+    const line = setLine('A 東 B東', 'sans', WIDE);
+    const without = setLine('A B', 'sans', WIDE);
     expect(line.missing).toEqual(['東']);
-    expect(line.glyphs.map((g) => g.glyph.codePoints[0])).toEqual([0x41, 0x3f, 0x42]);
+    expect(line.text).toBe('A B');
+    expect(line.glyphs.map((g) => g.glyph.id)).toEqual(without.glyphs.map((g) => g.glyph.id));
+    expect(line.width).toBe(without.width);
+    expect(line.glyphs.every((g) => g.glyph.id > 0)).toBe(true);
+  });
+
+  it('names the field, each missing character and its code point in the warning', () => {
+    expect(missingWarning('ctaText', setLine('Menu 東京', 'sans', WIDE))).toEqual([
+      'ctaText: no bundled typeface has 東 (U+6771), 京 (U+4EAC); they are left out of the drawing.',
+    ]);
+    expect(missingWarning('centerText.text', setLine('🍕', 'sans', WIDE))).toEqual([
+      'centerText.text: no bundled typeface has 🍕 (U+1F355); it is left out, and nothing of centerText.text is left to draw.',
+    ]);
+    expect(missingWarning('ctaText', setLine('Menu', 'sans', WIDE))).toEqual([]);
   });
 
   it('kerns pairs the font kerns', () => {
@@ -107,6 +161,8 @@ describe('setLine', () => {
   it('cleans up what a font cannot show: breaks, soft hyphens, zero-width and control characters', () => {
     expect(cleanText('  Scan\nme\u00ad\u200b\u0007 now\t ')).toBe('Scan me now');
     expect(cleanText('e\u0301')).toBe('é');
+    // An emoji presentation selector is invisible: only the character it follows is looked for.
+    expect(cleanText('Love \u2764\ufe0f')).toBe('Love \u2764');
   });
 });
 
@@ -223,6 +279,22 @@ describe('centre text', () => {
     const { decorations, svg } = drawDesign(cfg);
     expect(decorations.warnings).toEqual([expect.stringMatching(/^centerText was shortened to ".+…"/)]);
     expect(await decode(rasterize(svg))).toEqual([content]);
+  });
+
+  it('leaves out characters no bundled face has: the band and text of what remains, and a warning naming centerText.text', () => {
+    const withMissing = drawDesign(configOf({ content, eccLevel: 'H', centerText: { text: 'MENU 東京' } }));
+    const without = drawDesign(configOf({ content, eccLevel: 'H', centerText: { text: 'MENU' } }));
+    expect(withMissing.svg).toBe(without.svg);
+    expect(withMissing.decorations.warnings).toEqual([
+      expect.stringMatching(/^centerText\.text: no bundled typeface has 東/),
+    ]);
+  });
+
+  it('draws no band when no character of the text can be drawn, and says so', () => {
+    const out = drawDesign(configOf({ content, eccLevel: 'H', centerText: { text: '東京' } }));
+    expect(out.decorations.cleared).toBeUndefined();
+    expect(out.decorations.layers.above).toEqual([]);
+    expect(out.decorations.warnings).toEqual([expect.stringMatching(/nothing of centerText\.text is left to draw/)]);
   });
 
   it('gives up the band, with a warning, when the symbol cannot spare a single small one', () => {

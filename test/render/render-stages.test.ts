@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
 import { contrastRatio, effectiveContrast, parseHex } from '../../src/model/color.js';
+import { decorationInsets } from '../../src/design/decorations.js';
+import type { RenderConfig } from '../../src/model/render-config.js';
+import { FRAME_STYLES } from '../../src/model/vocabulary.js';
 import { computeLayout } from '../../src/render/layout.js';
 import { BUDGETS, checkCanvasBudget, checkVectorBudget } from '../../src/render/pipeline.js';
+import { configOf } from '../design/text-render.js';
 
 describe('layout', () => {
   it('modules are the largest whole number of pixels that fit; leftovers widen the quiet zone evenly', () => {
@@ -20,6 +24,66 @@ describe('layout', () => {
       originX: 32,
     });
     expect(() => computeLayout(21, { quietZone: 4, outputWidth: 100, pixelsPerModule: 8 })).toThrow(ApiError);
+  });
+
+  describe('pixelsPerModule with a frame, caption or rounded outline: the canvas grows to hold them', () => {
+    const cases: Partial<RenderConfig>[] = [
+      ...FRAME_STYLES.filter((f) => f !== 'none').map((frameStyle) => ({ frameStyle })),
+      { ctaText: 'Scan me' },
+      { frameStyle: 'circular', ctaText: 'Scan me' },
+      { qrShapeRadius: 50 },
+      { qrShapeRadius: 20, frameStyle: 'box-bottom', ctaText: 'Scan me' },
+    ];
+    for (const design of cases) {
+      it(JSON.stringify(design), () => {
+        const cfg = configOf({ content: 'x', ...design });
+        const insets = (w: number, h: number) => decorationInsets(cfg, w, h);
+        const l = computeLayout(25, { quietZone: 4, pixelsPerModule: 9 }, insets);
+        const block = 33 * 9;
+        expect(l).toMatchObject({ modulePx: 9, height: l.width });
+        expect(l.width).toBeGreaterThan(block);
+        // The code and its quiet zone lie inside the room the decoration leaves.
+        const i = insets(l.width, l.height);
+        expect(l.originX - 4 * 9).toBeGreaterThanOrEqual(i.left);
+        expect(l.originY - 4 * 9).toBeGreaterThanOrEqual(i.top);
+        expect(l.originX + (25 + 4) * 9).toBeLessThanOrEqual(l.width - i.right);
+        expect(l.originY + (25 + 4) * 9).toBeLessThanOrEqual(l.height - i.bottom);
+        // The smallest such canvas: one pixel less no longer holds the block at this pitch.
+        const j = insets(l.width - 1, l.height - 1);
+        expect(Math.min(l.width - 1 - j.left - j.right, l.height - 1 - j.top - j.bottom)).toBeLessThan(block);
+      });
+    }
+
+    it('a fixed outputHeight keeps its height; the width grows', () => {
+      const cfg = configOf({ content: 'x', frameStyle: 'box-bottom' });
+      const l = computeLayout(25, { quietZone: 4, pixelsPerModule: 9, outputHeight: 600 }, (w, h) =>
+        decorationInsets(cfg, w, h),
+      );
+      expect(l).toMatchObject({ modulePx: 9, height: 600 });
+      expect(l.width).toBeGreaterThan(33 * 9);
+      // A height that cannot hold the frame and the block is not made up for by width: refused as before.
+      expect(() =>
+        computeLayout(25, { quietZone: 4, pixelsPerModule: 9, outputHeight: 310 }, (w, h) =>
+          decorationInsets(cfg, w, h),
+        ),
+      ).toThrow(expect.objectContaining({ code: 'VALUE_OUT_OF_RANGE', field: 'pixelsPerModule' }));
+    });
+
+    it('a canvas that would pass the size limit is refused naming pixelsPerModule', () => {
+      const cfg = configOf({ content: 'x', frameStyle: 'circular', ctaText: 'Scan me' });
+      // 41 modules at 90 px are 3690 px: within the limit bare, over it with the ring around.
+      expect(computeLayout(25, { quietZone: 8, pixelsPerModule: 90 }).width).toBe(3690);
+      try {
+        computeLayout(25, { quietZone: 8, pixelsPerModule: 90 }, (w, h) => decorationInsets(cfg, w, h));
+        expect.unreachable();
+      } catch (e) {
+        expect(e).toMatchObject({
+          code: 'VALUE_OUT_OF_RANGE',
+          field: 'pixelsPerModule',
+          message: expect.stringMatching(/with the frame, caption or rounded outline around them.*maximum is 4096 px/),
+        });
+      }
+    });
   });
 
   it('a canvas too small for the symbol is refused naming the size field', () => {
