@@ -7,7 +7,7 @@
  *
  *   npm run gallery
  */
-import { scanRGBABuffer } from '@undecaf/zbar-wasm';
+import { scanRGBABuffer, ZBarConfigType, ZBarScanner, ZBarSymbolType } from '@undecaf/zbar-wasm';
 import { decodeImage } from '../src/images/decode.js';
 import type { RenderConfig } from '../src/model/render-config.js';
 import {
@@ -308,10 +308,14 @@ function sheets(logoBase64: string, backgroundImageBase64: string): Record<strin
   };
 }
 
+/** zbar with its own test of the inverted image on, as a scanner that reads light-on-dark codes runs it. */
+const zbar = await ZBarScanner.create();
+zbar.setConfig(ZBarSymbolType.ZBAR_NONE, ZBarConfigType.ZBAR_CFG_TEST_INVERTED, 1);
+
 /** Whether zbar finds exactly the content in a tile. */
 async function zbarReads(png: Uint8Array, name: string): Promise<boolean> {
   const { pixels, width, height } = await decodeImage(png, name);
-  const found = await scanRGBABuffer(pixels.slice().buffer, width, height);
+  const found = await scanRGBABuffer(pixels.slice().buffer, width, height, zbar);
   return found.length === 1 && found[0]!.typeName === 'ZBAR_QRCODE' && found[0]!.decode() === CONTENT;
 }
 
