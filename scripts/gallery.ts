@@ -350,4 +350,5 @@ const made = await withService(async (base) => {
 });
 // No sheet is written while any tile is one a scanner of the other family may not read.
 if (unread.length) throw new Error(`zbar cannot read ${unread.length} tile(s): ${unread.join('; ')}`);
-for (const { sheet, sections, columns } of made) await writeSheet(`docs/gallery/${sheet}.png`, sections, { tile: TILE, columns });
+for (const { sheet, sections, columns } of made)
+  await writeSheet(`docs/gallery/${sheet}.png`, sections, { tile: TILE, columns });
