@@ -1,9 +1,9 @@
 /**
  * Contact sheets of the design vocabulary, one PNG each in docs/gallery/: module shapes, finder eyes,
  * frames and text, colour, logos and background images. Every tile is a POST /api/qr/generate to the real
- * service started in-process, so every tile is a render that passed verification; each is also read here
- * by zbar, the decoder family the verifier is not built on, and the script fails naming every tile zbar
- * cannot read: a design that only one family reads is not shown as safe.
+ * service started in-process, so every tile is a render that passed verification; each is also read here,
+ * independently of the service, by zbar (the decoder family outside zxing's lineage), and the script fails
+ * naming every tile zbar cannot read: a design that only one family reads is not shown as safe.
  *
  *   npm run gallery
  */
