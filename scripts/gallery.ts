@@ -1,10 +1,14 @@
 /**
  * Contact sheets of the design vocabulary, one PNG each in docs/gallery/: module shapes, finder eyes,
  * frames and text, colour, logos and background images. Every tile is a POST /api/qr/generate to the real
- * service started in-process, so every tile is a render that passed verification.
+ * service started in-process, so every tile is a render that passed verification; each is also read here,
+ * independently of the service, by zbar (the decoder family outside zxing's lineage), and the script fails
+ * naming every tile zbar cannot read: a design that only one family reads is not shown as safe.
  *
  *   npm run gallery
  */
+import { scanRGBABuffer, ZBarConfigType, ZBarScanner, ZBarSymbolType } from '@undecaf/zbar-wasm';
+import { decodeImage } from '../src/images/decode.js';
 import type { RenderConfig } from '../src/model/render-config.js';
 import {
   FINDER_INNER_SHAPES,
@@ -304,9 +308,22 @@ function sheets(logoBase64: string, backgroundImageBase64: string): Record<strin
   };
 }
 
+/** zbar with its own test of the inverted image on, as a scanner that reads light-on-dark codes runs it. */
+const zbar = await ZBarScanner.create();
+zbar.setConfig(ZBarSymbolType.ZBAR_NONE, ZBarConfigType.ZBAR_CFG_TEST_INVERTED, 1);
+
+/** Whether zbar finds exactly the content in a tile. */
+async function zbarReads(png: Uint8Array, name: string): Promise<boolean> {
+  const { pixels, width, height } = await decodeImage(png, name);
+  const found = await scanRGBABuffer(pixels.slice().buffer, width, height, zbar);
+  return found.length === 1 && found[0]!.typeName === 'ZBAR_QRCODE' && found[0]!.decode() === CONTENT;
+}
+
 await initWasm();
 const all = sheets(emblem(), photo());
-await withService(async (base) => {
+const unread: string[] = [];
+const made = await withService(async (base) => {
+  const out: { sheet: string; sections: Section[]; columns: number }[] = [];
   for (const [sheet, groups] of Object.entries(all)) {
     const sections: Section[] = [];
     for (const { title, designs } of groups) {
@@ -322,11 +339,16 @@ await withService(async (base) => {
           const said = headers.get(header);
           if (said) throw new Error(`${name}: the service changed the design (${header}): ${decodeURIComponent(said)}`);
         }
+        if (!(await zbarReads(png, name))) unread.push(name);
         return { label, png };
       });
       sections.push({ title, tiles });
     }
-    const columns = Math.min(COLUMNS, Math.max(...groups.map((g) => g.designs.length)));
-    await writeSheet(`docs/gallery/${sheet}.png`, sections, { tile: TILE, columns });
+    out.push({ sheet, sections, columns: Math.min(COLUMNS, Math.max(...groups.map((g) => g.designs.length))) });
   }
+  return out;
 });
+// No sheet is written while any tile is one a scanner of the other family may not read.
+if (unread.length) throw new Error(`zbar cannot read ${unread.length} tile(s): ${unread.join('; ')}`);
+for (const { sheet, sections, columns } of made)
+  await writeSheet(`docs/gallery/${sheet}.png`, sections, { tile: TILE, columns });

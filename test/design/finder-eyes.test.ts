@@ -36,6 +36,17 @@ function runs(r: Raster, vertical: boolean): number[] {
   return out;
 }
 
+/** Where the eye's dark pixels begin and end along the row (or column) `t` modules from its centre, in modules. */
+function extent(r: Raster, t: number, vertical: boolean): [number, number] {
+  const at = Math.floor((MARGIN + 3.5 + t) * PX);
+  const dark = (s: number) => (vertical ? lightness(r, at, s) : lightness(r, s, at)) < 128;
+  let first = 0;
+  while (!dark(first)) first++;
+  let last = (7 + 2 * MARGIN) * PX - 1;
+  while (!dark(last)) last--;
+  return [first / PX - MARGIN, (last + 1) / PX - MARGIN];
+}
+
 /** Whether light pixels connect the point (x, y), in modules from the eye's corner, to the image border. */
 function escapes(r: Raster, x: number, y: number): boolean {
   const seen = new Uint8Array(r.width * r.height);
@@ -148,6 +159,23 @@ describe.each(FINDER_OUTER_SHAPES)('outer ring %s', (outer) => {
     const d = finderOuterPath(outer, 10, 3, 2);
     expect(d).toMatch(/^M[MmhvlacZz0-9 .-]*z$/);
     expect(d).not.toMatch(/\.\d{4}/);
+  });
+});
+
+/** Rings drawn as separate pieces (dots, dashes): their runs break between the pieces by design. */
+const PIECEWISE: readonly FinderOuterShape[] = ['dots', 'dashed'];
+
+describe.each(FINDER_OUTER_SHAPES.filter((s) => !PIECEWISE.includes(s)))('outer ring %s, one piece', (outer) => {
+  it('keeps its outer edge on the 7×7 square across the middle of each side', () => {
+    // zbar fits a straight line to where the runs through the eye's centre band begin and end, and takes
+    // the module size from those lines: a ring that curves in there reads as smaller than it is.
+    const r = eye(outer, 'square');
+    for (const vertical of [false, true])
+      for (const t of [-1, -0.5, 0, 0.5, 1]) {
+        const [first, last] = extent(r, t, vertical);
+        expect(Math.abs(first), `${vertical ? 'column' : 'row'} ${t}`).toBeLessThanOrEqual(0.05);
+        expect(Math.abs(last - 7), `${vertical ? 'column' : 'row'} ${t}`).toBeLessThanOrEqual(0.05);
+      }
   });
 });
 

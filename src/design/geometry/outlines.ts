@@ -34,6 +34,24 @@ export function chamferBox(x0: number, y0: number, x1: number, y1: number, [tl, 
   return polygon(pts.filter((p, i) => i === 0 || p[0] !== pts[i - 1][0] || p[1] !== pts[i - 1][1]));
 }
 
+/**
+ * Disc of radius `r` about (cx, cy) with whatever lies beyond the square [c − half, c + half]² cut off
+ * (r > half): round at the corners, flat across the middle of each side.
+ */
+export function boxedDisc(cx: number, cy: number, half: number, r: number): Loop {
+  const a = Math.sqrt(r * r - half * half); // half the length of each flat
+  return loop([
+    line(cx + a, cy - half),
+    arc(cx + half, cy - a, cx, cy, r),
+    line(cx + half, cy + a),
+    arc(cx + a, cy + half, cx, cy, r),
+    line(cx - a, cy + half),
+    arc(cx - half, cy + a, cx, cy, r),
+    line(cx - half, cy - a),
+    arc(cx - a, cy - half, cx, cy, r),
+  ]);
+}
+
 export function ellipse(cx: number, cy: number, rx: number, ry = rx): Loop {
   return loop([
     arc(cx + rx, cy, cx, cy, rx, ry),
@@ -118,9 +136,49 @@ export function lens(x0: number, y0: number, side: number, r: number): Loop {
   return loop([arc(x0 + side, y0, mx + off, my + off, r), arc(x0, y0 + side, mx - off, my - off, r)]);
 }
 
-/** Heart filling the box, point down. */
+/**
+ * Flat top, straight sides down to `shoulder` of the height, then curving in to a blunt point at the
+ * bottom centre or, with `base` > 0, to a flat base that wide (a round-bottomed shield).
+ */
+export function shield(x0: number, y0: number, w: number, h: number, shoulder = 0.5, base = 0): Loop {
+  const x1 = x0 + w;
+  const mx = x0 + w / 2;
+  const ys = y0 + h * shoulder;
+  const y1 = y0 + h;
+  if (base > 0) {
+    // The curves leave the sides vertically and meet the base horizontally, so the outline stays smooth.
+    const [bend, reach] = [(y1 - ys) * 0.6, w * 0.12];
+    const [l, r] = [mx - base / 2, mx + base / 2];
+    return loop([
+      line(x1, y0),
+      line(x1, ys),
+      cubic(x1, ys + bend, r + reach, y1, r, y1),
+      line(l, y1),
+      cubic(l - reach, y1, x0, ys + bend, x0, ys),
+      line(x0, y0),
+    ]);
+  }
+  const bend = (h - h * shoulder) * 0.7;
+  return loop([
+    line(x1, y0),
+    line(x1, ys),
+    cubic(x1, ys + bend, mx + w * 0.25, y1 - h * 0.08, mx, y1),
+    cubic(mx - w * 0.25, y1 - h * 0.08, x0, ys + bend, x0, ys),
+    line(x0, y0),
+  ]);
+}
+
+/**
+ * Heart filling the box, point down. Drawn in a design space whose curves reach a little past [0, 1]²
+ * (the lobes' sides and tops): these bounds map it onto the box exactly, so a heart drawn in a cell
+ * stays in it.
+ */
+const HEART_U: readonly [number, number] = [-0.02472, 1.02472];
+const HEART_V: readonly [number, number] = [-0.02171, 1];
 export function heart(x0: number, y0: number, w: number, h: number): Loop {
-  const p = (u: number, v: number): [number, number] => [x0 + u * w, y0 + v * h];
+  const sx = w / (HEART_U[1] - HEART_U[0]);
+  const sy = h / (HEART_V[1] - HEART_V[0]);
+  const p = (u: number, v: number): [number, number] => [x0 + (u - HEART_U[0]) * sx, y0 + (v - HEART_V[0]) * sy];
   const c = (a: number, b: number, c1: number, d: number, e: number, f: number) =>
     cubic(...p(a, b), ...p(c1, d), ...p(e, f));
   return loop([
@@ -133,38 +191,40 @@ export function heart(x0: number, y0: number, w: number, h: number): Loop {
   ]);
 }
 
-/** Round outline of `petals` bumps peaking at radius `peak` (first one on the +x axis), dipping to `valley` between. */
-export function scalloped(cx: number, cy: number, peak: number, valley: number, petals: number): Loop {
-  const half = Math.PI / petals;
+/**
+ * Round outline of `petals` bumps peaking at radius `peak` (first one on the +x axis), dipping to `valley`
+ * between. With `half`, the petals on the axes that reach past the square [c − half, c + half]² are cut
+ * flat by its sides (`petals` a multiple of 4).
+ */
+export function scalloped(
+  cx: number,
+  cy: number,
+  peak: number,
+  valley: number,
+  petals: number,
+  half = Number.POSITIVE_INFINITY,
+): Loop {
+  const step = Math.PI / petals;
   // Distance from the centre to the centre of the circle through two valleys and the peak between them.
-  const d = (peak * peak - valley * valley) / (2 * peak - 2 * valley * Math.cos(half));
+  const d = (peak * peak - valley * valley) / (2 * peak - 2 * valley * Math.cos(step));
+  const r = peak - d;
   const segs: Seg[] = [];
   for (let k = 0; k < petals; k++) {
-    const a = 2 * k * half;
-    const [ox, oy] = [cx + d * Math.cos(a), cy + d * Math.sin(a)];
-    // Through the peak in two halves: a petal can span more than the half turn one arc command may.
-    segs.push(
-      arc(cx + peak * Math.cos(a), cy + peak * Math.sin(a), ox, oy, peak - d),
-      arc(cx + valley * Math.cos(a + half), cy + valley * Math.sin(a + half), ox, oy, peak - d),
-    );
+    const a = 2 * k * step;
+    const [ux, uy] = [Math.cos(a), Math.sin(a)];
+    const [ox, oy] = [cx + d * ux, cy + d * uy];
+    const next = arc(cx + valley * Math.cos(a + step), cy + valley * Math.sin(a + step), ox, oy, r);
+    if (peak > half && k % (petals / 4) === 0) {
+      // The petal's circle crosses the side at ±w about the side's midpoint (px, py).
+      const w = Math.sqrt(r * r - (half - d) ** 2);
+      const [px, py] = [cx + half * ux, cy + half * uy];
+      segs.push(arc(px + uy * w, py - ux * w, ox, oy, r), line(px - uy * w, py + ux * w), next);
+    } else {
+      // Through the peak in two halves: a petal can span more than the half turn one arc command may.
+      segs.push(arc(cx + peak * ux, cy + peak * uy, ox, oy, r), next);
+    }
   }
   return loop(segs);
-}
-
-/** Flat top, straight sides down to `shoulder` of the height, then curving in to a blunt point at the bottom centre. */
-export function shield(x0: number, y0: number, w: number, h: number, shoulder = 0.5): Loop {
-  const x1 = x0 + w;
-  const mx = x0 + w / 2;
-  const ys = y0 + h * shoulder;
-  const y1 = y0 + h;
-  const bend = (h - h * shoulder) * 0.7;
-  return loop([
-    line(x1, y0),
-    line(x1, ys),
-    cubic(x1, ys + bend, mx + w * 0.25, y1 - h * 0.08, mx, y1),
-    cubic(mx - w * 0.25, y1 - h * 0.08, x0, ys + bend, x0, ys),
-    line(x0, y0),
-  ]);
 }
 
 /** Square of side `side` centred on (cx, cy), turned by `angle` radians. */

@@ -59,12 +59,18 @@ export function ticket(r: number, inset: number): Loop {
   ]);
 }
 
-/** One circle per module of the ring, slightly overlapping its neighbours so the ring stays one dark run. */
+/**
+ * One circle per module of the ring, slightly overlapping its neighbours so the ring stays one dark run.
+ * The circles are larger than a module, so each sits `DOT` from the ring's outer edge rather than on its
+ * module's centre: nothing may reach past the 7×7 square into the quiet zone.
+ */
+const DOT = 0.53;
 export const dotRing = (): Loop[] => {
+  const at = (i: number) => Math.min(Math.max(i + 0.5, DOT), 7 - DOT);
   const dots: Loop[] = [];
   for (let i = 0; i < 7; i++) {
-    dots.push(ellipse(i + 0.5, 0.5, 0.53), ellipse(i + 0.5, 6.5, 0.53));
-    if (i > 0 && i < 6) dots.push(ellipse(0.5, i + 0.5, 0.53), ellipse(6.5, i + 0.5, 0.53));
+    dots.push(ellipse(at(i), DOT, DOT), ellipse(at(i), 7 - DOT, DOT));
+    if (i > 0 && i < 6) dots.push(ellipse(DOT, at(i), DOT), ellipse(7 - DOT, at(i), DOT));
   }
   return dots;
 };

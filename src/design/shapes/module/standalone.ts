@@ -49,7 +49,7 @@ export const plus = fixed(notchedBox(0, 0, 1, 1, 0.3));
 export const hexagon = fixed(star(0.5, 0.5, 0.5, 0.5, 6));
 /** Regular: the cut is 1 / (2 + √2) of the side. */
 export const octagon = fixed(chamferBox(0, 0, 1, 1, corners(0.293)));
-export const heartShape = fixed(heart(0, 0.02, 1, 0.96));
+export const heartShape = fixed(heart(0, 0.01, 1, 0.98));
 
 /** Tiles set slightly apart and each turned by up to ±8°, like hand-laid mosaic. */
 export const mosaic: ModuleShapeFn = (c) => [turnedSquare(0.5, 0.5, 0.86 * c.s, (c.r - 0.5) * 0.28)];
