@@ -18,22 +18,24 @@ import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
-const PORT = Number(process.env.LOADTEST_PORT ?? 3927);
 const SECONDS = Number(process.env.LOADTEST_SECONDS ?? 15);
 const WARM_UP_SECONDS = 3;
-const URL_BASE = `http://127.0.0.1:${PORT}`;
 const main = process.env.LOADTEST_MAIN ?? fileURLToPath(new URL('../src/main.js', import.meta.url));
 
+// A port of the system's choosing (LOADTEST_PORT=0): uWS listens with SO_REUSEPORT, so a fixed port another
+// load test also uses would silently split both tests' traffic between the two servers.
 const server = spawn(process.execPath, [main], {
-  env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', QR_ROLE: 'engine' },
+  env: { ...process.env, PORT: process.env.LOADTEST_PORT ?? '0', HOST: '127.0.0.1', QR_ROLE: 'engine' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
-await new Promise<void>((resolve, reject) => {
+const PORT = await new Promise<number>((resolve, reject) => {
   server.stdout.on('data', (d: Buffer) => {
-    if (d.toString().includes('listening')) resolve();
+    const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(d.toString());
+    if (listening) resolve(Number(listening[1]));
   });
   server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
 });
+const URL_BASE = `http://127.0.0.1:${PORT}`;
 
 let counter = 0;
 const render = (outputWidth: number) =>
