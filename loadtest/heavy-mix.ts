@@ -97,18 +97,19 @@ const cpuMs = () => {
 const CLOCK_TICKS = 100;
 
 /**
- * Server CPU per request, net of what the idle server uses (`idlePerMs`, CPU ms per wall ms): one at a time,
- * `send` starts one, then the server is left a second after its pool is idle (a replaced worker loads its
- * WASM modules meanwhile).
+ * Server CPU per request, one at a time: `send` starts one, then the server is left a second after its pool
+ * is idle, and 3 s after the last (a replaced worker loads its WASM modules meanwhile). An idle server uses
+ * next to no CPU, so the time of the waits is not subtracted.
  */
-async function cpuPerRequest(send: () => Promise<unknown>, idlePerMs: number, count = 10): Promise<number> {
-  const [cpu, wall] = [cpuMs(), performance.now()];
+async function cpuPerRequest(send: () => Promise<unknown>, count = 10): Promise<number> {
+  const before = cpuMs();
   for (let i = 0; i < count; i++) {
     await send();
     for (let p = await poolStats(); p.running + p.queued > 0; p = await poolStats()) await sleep(20);
     await sleep(1000);
   }
-  return Math.round((cpuMs() - cpu - idlePerMs * (performance.now() - wall)) / count);
+  await sleep(3000);
+  return Math.round((cpuMs() - before) / count);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -131,10 +132,8 @@ try {
   const resets = stop();
   rows.push({ phase: `plain + ${resets} resets`, ...beside, pool: await pool() });
   console.table(rows);
-  await sleep(2000);
-  const [idleCpu, idleWall] = [cpuMs(), performance.now()];
+  // The resets of the last phase may still be costing the server: let it settle first.
   await sleep(5000);
-  const idlePerMs = (cpuMs() - idleCpu) / (performance.now() - idleWall);
   const completed = await cpuPerRequest(async () => {
     const res = await fetch(`${URL_BASE}/api/qr/generate`, {
       method: 'POST',
@@ -142,14 +141,12 @@ try {
       body: render(2048),
     });
     await res.arrayBuffer();
-  }, idlePerMs);
+  });
   const reset = await cpuPerRequest(async () => {
     sendAndReset();
     await sleep(10);
-  }, idlePerMs);
-  console.log(
-    `server CPU per 2048 px render, net of idle: completed ${completed} ms, reset 2 ms after sending ${reset} ms`,
-  );
+  });
+  console.log(`server CPU per 2048 px render: completed ${completed} ms, reset 2 ms after sending ${reset} ms`);
 } finally {
   server.kill('SIGTERM');
 }
