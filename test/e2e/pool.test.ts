@@ -21,7 +21,8 @@ async function renderAndRead(svc: TestService, content: string, extra: { outputW
 
 describe('backpressure and worker failure', () => {
   it('a burst beyond workers + queue gets 503 SERVER_BUSY with Retry-After at once; the rest render', async () => {
-    const svc = await startTestService({ workers: 1, maxQueue: 2, cacheBytes: 0 });
+    // The queue's wait is not limited here: the renders waiting in it must all be rendered.
+    const svc = await startTestService({ workers: 1, maxQueue: 2, queueWaitMs: 600_000, cacheBytes: 0 });
     try {
       const started = Date.now();
       const responses = await Promise.all(
