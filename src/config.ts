@@ -33,6 +33,9 @@ export interface Config {
   workers: number;
   /** Renders waiting for a worker before new ones get SERVER_BUSY. */
   maxQueue: number;
+  /** How long a render may wait for a free worker before it gets SERVER_BUSY. */
+  queueWaitMs: number;
+  /** Time limit of one render, counted from the moment it has a worker. */
   taskTimeoutMs: number;
   workerHeapMb: number;
   /**
@@ -43,12 +46,17 @@ export interface Config {
   workerYoungMb: number;
   /** Renders whose canvas exceeds this many pixels count as high-resolution. */
   heavyPixels: number;
-  /** High-resolution renders allowed at once (running or queued). */
+  /**
+   * High-resolution renders allowed at once (running or queued). By default one worker fewer than there
+   * are, so ordinary renders always keep a worker (with one worker, there is none to keep).
+   */
   heavyConcurrency: number;
   /** Bytes of rendered output kept for identical requests. */
   cacheBytes: number;
   maxBodyBytes: number;
   maxMultipartBytes: number;
+  /** A request body must have arrived whole within this (else 408 REQUEST_TIMEOUT). */
+  bodyTimeoutMs: number;
   maxHeaderBytes: number;
   logRequests: boolean;
   /**
@@ -130,15 +138,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     workers,
     maxQueue: int(env, 'QR_MAX_QUEUE', workers * 16),
+    queueWaitMs: int(env, 'QR_QUEUE_WAIT_MS', 5_000, 1),
     taskTimeoutMs: int(env, 'QR_TASK_TIMEOUT_MS', 15_000, 1),
     workerHeapMb: int(env, 'QR_WORKER_HEAP_MB', 512, 64),
     workerYoungMb: int(env, 'QR_WORKER_YOUNG_MB', 3, 1),
     heavyPixels: int(env, 'QR_HEAVY_PIXELS', 2048 * 2048, 1),
-    heavyConcurrency: int(env, 'QR_HEAVY_CONCURRENCY', Math.max(1, workers), 1),
+    heavyConcurrency: int(env, 'QR_HEAVY_CONCURRENCY', Math.max(1, workers - 1), 1),
     cacheBytes: int(env, 'QR_CACHE_MB', 64) * 1024 * 1024,
     maxBodyBytes: 10 * 1024 * 1024,
     // Two files of 10 MB each plus the config and multipart framing.
     maxMultipartBytes: 21 * 1024 * 1024,
+    bodyTimeoutMs: int(env, 'QR_BODY_TIMEOUT_MS', 30_000, 1),
     maxHeaderBytes: int(env, 'QR_MAX_HEADER_BYTES', 16 * 1024, 1024),
     logRequests: env.QR_LOG_REQUESTS === '1',
     fetchAllowLoopback: env.QR_FETCH_ALLOW_LOOPBACK === '1',

@@ -30,6 +30,7 @@ export const ERRORS = {
   TEMPLATE_NOT_FOUND: [404, 'No template with that id.'],
   METHOD_NOT_ALLOWED: [405, 'This endpoint does not accept that method.'],
   PAYLOAD_TOO_LARGE: [413, 'Request body is larger than 10 MB.'],
+  REQUEST_TIMEOUT: [408, 'The request body did not arrive in time.'],
   HEADERS_TOO_LARGE: [431, 'Request headers are too large.'],
   BAD_REQUEST: [400, 'Malformed HTTP request.'],
 
@@ -58,6 +59,7 @@ export const ERRORS = {
   out_of_api_credits: [402, 'No AI credits left; buy a Studio pack or a top-up.'],
   idempotency_in_progress: [409, 'A request with this Idempotency-Key is still running; retry shortly.'],
   payload_too_large: [413, 'Request body is larger than 1 MiB.'],
+  request_timeout: [408, 'The request body did not arrive in time.'],
   output_too_large: [413, 'The rendered file is larger than 10 MB; request PNG or a smaller outputWidth.'],
   multipart_not_supported: [415, 'The gateway accepts JSON only; send images as logoBase64 or backgroundImageBase64.'],
   idempotency_key_reused: [422, 'This Idempotency-Key was used with a different request.'],

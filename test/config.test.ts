@@ -97,3 +97,20 @@ describe('Redis and limits', () => {
     expect(() => loadConfig({ QR_LIMIT_AI: '0' })).toThrow(/QR_LIMIT_AI/);
   });
 });
+
+describe('the render pool and request bodies', () => {
+  it('high-resolution renders leave one worker to ordinary ones by default, but have at least one', () => {
+    expect([1, 2, 3, 8].map((n) => loadConfig({ QR_WORKERS: String(n) }).heavyConcurrency)).toEqual([1, 1, 2, 7]);
+    expect(loadConfig({ QR_WORKERS: '4', QR_HEAVY_CONCURRENCY: '4' }).heavyConcurrency).toBe(4);
+  });
+
+  it('the queue wait and the body deadline are bounded and can be set', () => {
+    expect(loadConfig({})).toMatchObject({ queueWaitMs: 5000, bodyTimeoutMs: 30_000 });
+    expect(loadConfig({ QR_QUEUE_WAIT_MS: '250', QR_BODY_TIMEOUT_MS: '4000' })).toMatchObject({
+      queueWaitMs: 250,
+      bodyTimeoutMs: 4000,
+    });
+    expect(() => loadConfig({ QR_QUEUE_WAIT_MS: '0' })).toThrow(/QR_QUEUE_WAIT_MS/);
+    expect(() => loadConfig({ QR_BODY_TIMEOUT_MS: 'soon' })).toThrow(/QR_BODY_TIMEOUT_MS/);
+  });
+});

@@ -25,6 +25,8 @@ export interface ChainOptions {
   /**
    * The keys are the server's own (managed and consumer-server chains). A rejected key, a missing model or
    * a refused request is then an operations fault, not the caller's: the chain moves on instead of stopping.
+   * The final error then carries our own message: the vendors' text (their hosts and ports, what their
+   * accounts are short of) is for the log only.
    */
   managed?: boolean;
   /** Where fallbacks are reported; lines are already redacted. Default console.warn. */
@@ -116,7 +118,11 @@ export async function runChain(
       log(redact(`[ai] ${attempt.providerId} ${attempt.model}: ${failure.message}; ${next}`, secrets));
     }
   }
-  throw finalError(failures, outOfTime, secrets);
+  throw finalError(
+    failures,
+    outOfTime,
+    options.managed ? undefined : redact(failures.map((f) => f.message).join('; '), secrets),
+  );
 }
 
 function stopError(failure: VendorError, attempt: Attempt, secrets: readonly string[]): ApiError {
@@ -134,17 +140,21 @@ function stopError(failure: VendorError, attempt: Attempt, secrets: readonly str
   }
 }
 
-function finalError(failures: readonly VendorError[], outOfTime: boolean, secrets: readonly string[]): ApiError {
-  const summary = redact(failures.map((f) => f.message).join('; '), secrets);
+/**
+ * The error once every attempt failed. `detail`, the vendors' own words (redacted), is told to a caller
+ * who chose the provider and key; a server chain's caller gets the table's message alone.
+ */
+function finalError(failures: readonly VendorError[], outOfTime: boolean, detail: string | undefined): ApiError {
+  const message = (lead: string) => (detail === undefined ? `${lead}.` : `${lead}: ${detail}`);
   if (outOfTime || failures.every((f) => f.kind === 'timeout')) {
-    return new ApiError('AI_REQUEST_TIMEOUT', { message: `No AI provider answered in time: ${summary}` });
+    return new ApiError('AI_REQUEST_TIMEOUT', { message: message('No AI provider answered in time') });
   }
   if (failures.some((f) => CAPACITY.has(f.kind))) {
     const waits = failures
       .filter((f) => f.kind === 'rate_limit')
       .map((f) => f.retryAfterSec ?? DEFAULT_RETRY_AFTER_SEC);
     const headers: Record<string, string> = waits.length > 0 ? { 'Retry-After': String(Math.min(...waits)) } : {};
-    return new ApiError('AI_QUOTA_EXCEEDED', { message: `No AI provider had capacity: ${summary}`, headers });
+    return new ApiError('AI_QUOTA_EXCEEDED', { message: message('No AI provider had capacity'), headers });
   }
-  return new ApiError('AI_GENERATION_FAILED', { message: `The AI returned no usable design: ${summary}` });
+  return new ApiError('AI_GENERATION_FAILED', { message: message('The AI returned no usable design') });
 }

@@ -95,6 +95,8 @@ async function jsonBody(ctx: RequestContext): Promise<Uint8Array> {
     return await ctx.body();
   } catch (e) {
     if (isApiError(e) && e.code === 'PAYLOAD_TOO_LARGE') throw new ApiError('payload_too_large', { cause: e });
+    if (isApiError(e) && e.code === 'REQUEST_TIMEOUT')
+      throw new ApiError('request_timeout', { message: e.message, cause: e });
     throw e;
   }
 }

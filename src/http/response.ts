@@ -9,6 +9,7 @@ export const STATUS_TEXT: Record<number, string> = {
   402: 'Payment Required',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  408: 'Request Timeout',
   409: 'Conflict',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
@@ -22,6 +23,17 @@ export const STATUS_TEXT: Record<number, string> = {
 };
 
 /**
+ * The lingering close of an answer sent while the request body is still coming in (a 413, a 408, an
+ * unknown path): the rest of the body is read and dropped for up to this long and this much, so a client
+ * still writing can finish and read the answer. Closing at once made Node's clients (fetch, undici,
+ * node:http) fail with EPIPE instead of reading it. A client that stops sending (it read the answer and
+ * gave up the body) ends the linger after LINGER_IDLE_MS.
+ */
+const LINGER_MS = 5_000;
+const LINGER_IDLE_MS = 1_000;
+const LINGER_BYTES = 32 * 1024 * 1024;
+
+/**
  * One response in flight. uWS invalidates `res` once the client aborts, so every write checks `aborted`;
  * writes after an await are corked into one syscall; large bodies are streamed with tryEnd/onWritable so
  * a slow reader applies backpressure instead of growing our buffers.
@@ -32,10 +44,15 @@ export class Reply {
   /** Aborts work done on this request's behalf (LLM calls, queued renders) when the client goes away. */
   readonly abort = new AbortController();
   private readonly extraHeaders: [string, string][] = [];
+  /** While an answer sent before the whole body lingers: body bytes it may still drop, and its time limits. */
+  private linger: { bytesLeft: number; until: NodeJS.Timeout; idle: NodeJS.Timeout } | undefined;
+  /** The body stopped arriving in time (body-deadline.ts): an answer does not wait for it. */
+  private bodyIsLate = false;
 
   /**
    * @param bodyPending the request still has body bytes on the wire; a reply sent before they are read
-   *   closes the connection, so the unread rest is never parsed as the next request.
+   *   lingers (LINGER_MS) and then closes the connection, so the unread rest is never parsed as the next
+   *   request.
    */
   constructor(
     readonly res: HttpResponse,
@@ -43,6 +60,7 @@ export class Reply {
   ) {
     res.onAborted(() => {
       this.aborted = true;
+      this.endLinger();
       this.abort.abort();
     });
   }
@@ -66,15 +84,70 @@ export class Reply {
         return;
       }
       const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-      // Closing replies are small error bodies (a refused upload): end() writes them whole, then closes.
       if (close) {
-        res.end(ab, true);
+        this.answerBeforeBody(ab);
         return;
       }
       const start = res.getWriteOffset();
       const [ok, responded] = res.tryEnd(ab, ab.byteLength);
       if (!ok && !responded) this.streamRest(ab, start);
     });
+  }
+
+  /**
+   * Sends a small answer (an error envelope) while the request body is still arriving, and keeps the
+   * response open: the body reader passes on what still comes (bodyDropped), and the response ends once
+   * the body is over, or when reading stops: after LINGER_MS, LINGER_IDLE_MS without data or LINGER_BYTES,
+   * or at once for a late body.
+   * The answer goes chunked, the one form uWS can send whole and end later; with `Connection: close`,
+   * since the connection is of no further use. (uWS's `end(…, true)` cannot close it: after a write, it
+   * puts its Connection header into the body.)
+   */
+  private answerBeforeBody(ab: ArrayBuffer): void {
+    this.res.writeHeader('Connection', 'close');
+    this.res.write(ab);
+    if (this.bodyIsLate) {
+      this.stopReading();
+      return;
+    }
+    const end = () => this.endLinger();
+    this.linger = { bytesLeft: LINGER_BYTES, until: setTimeout(end, LINGER_MS), idle: setTimeout(end, LINGER_IDLE_MS) };
+  }
+
+  /** Body bytes that arrived after the request was answered or its body refused, and were dropped. */
+  bodyDropped(bytes: number): void {
+    if (!this.linger) return;
+    this.linger.bytesLeft -= bytes;
+    if (!this.bodyPending || this.linger.bytesLeft < 0) this.endLinger();
+    else this.linger.idle.refresh();
+  }
+
+  /**
+   * The body has stopped arriving in time. uWS is about to close the connection of so slow a body, so an
+   * answer lingering, or sent from now on, is ended at once.
+   */
+  bodyLate(): void {
+    this.bodyIsLate = true;
+    this.endLinger();
+  }
+
+  private endLinger(): void {
+    const linger = this.linger;
+    this.linger = undefined;
+    if (!linger) return;
+    clearTimeout(linger.until);
+    clearTimeout(linger.idle);
+    if (!this.aborted) this.res.cork(() => this.stopReading());
+  }
+
+  /**
+   * Ends the lingering answer. A client still sending is read no further (paused): what it sends stays in
+   * the socket buffers until uWS's idle timeout closes the connection, seconds after the answer arrived
+   * whole.
+   */
+  private stopReading(): void {
+    if (this.bodyPending) this.res.pause();
+    this.res.end();
   }
 
   /** Continues a body the socket could not take at once, each time uWS says the socket drained. */

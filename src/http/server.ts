@@ -10,7 +10,10 @@ import type { LoadedUws } from './uws.js';
 
 /** What the front end needs of the configuration; the engine and the site each pass their own. */
 export interface HttpSettings
-  extends Pick<Config, 'host' | 'port' | 'maxHeaderBytes' | 'maxBodyBytes' | 'maxMultipartBytes' | 'logRequests'> {
+  extends Pick<
+    Config,
+    'host' | 'port' | 'maxHeaderBytes' | 'maxBodyBytes' | 'maxMultipartBytes' | 'bodyTimeoutMs' | 'logRequests'
+  > {
   /** Request headers dropped unread, so no handler, log or error can ever repeat them. */
   unreadHeaders: ReadonlySet<string>;
 }
@@ -71,6 +74,19 @@ export function startHttp(
     const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
     const reply = new Reply(res, hasBody);
     const started = performance.now();
+    // Read from the start, whatever the answer: one sent before the body is in (an unknown path) then
+    // drops the rest of it while it lingers, instead of closing on a client still writing.
+    let body: Promise<Uint8Array> = Promise.resolve(EMPTY);
+    if (hasBody) {
+      const multipart = (headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data');
+      const declared = headers['content-length'] === undefined ? undefined : Number(headers['content-length']);
+      const limits = {
+        limit: multipart ? config.maxMultipartBytes : config.maxBodyBytes,
+        timeoutMs: config.bodyTimeoutMs,
+      };
+      body = collectBody(reply, limits, declared);
+      body.catch(() => undefined); // a refusal is answered when the handler awaits it
+    }
 
     try {
       if (headerBytes > config.maxHeaderBytes)
@@ -84,14 +100,6 @@ export function startHttp(
         throw new ApiError('METHOD_NOT_ALLOWED', { message: `${path} accepts ${match.allowed.join(', ')}.` });
       }
       const relayed = auth.admit(match.route, headers);
-
-      let body: Promise<Uint8Array> = Promise.resolve(EMPTY);
-      if (hasBody) {
-        const multipart = (headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data');
-        const declared = headers['content-length'] === undefined ? undefined : Number(headers['content-length']);
-        body = collectBody(reply, multipart ? config.maxMultipartBytes : config.maxBodyBytes, declared);
-        body.catch(() => undefined); // a refusal is answered when the handler awaits it
-      }
       const ctx: RequestContext = {
         method: method as Method,
         path,

@@ -236,15 +236,17 @@ export const rungsFor = (failed: Iterable<Check>): typeof LADDER => {
 /** Renders and verifies one config; the guarantee calls it once, then again after every ladder step. */
 export type Attempt = (config: RenderConfig, assets: RenderAssets) => Promise<Rendered>;
 
-const renderAndVerify: Attempt = (config, assets) => renderOnce({ config, assets });
-
 /**
  * The scannability guarantee: no export leaves unverified. With `strictScannability` (the default) a design
  * that fails a check is corrected along the ladder, re-rendered and re-verified, and every change is
  * reported; without it, problems are reported as warnings as long as the code still decodes. When nothing
  * works, or after MAX_LADDER_STEPS steps: QR_UNSCANNABLE naming what failed.
  */
-export async function render(task: RenderTask, attempt: Attempt = renderAndVerify): Promise<RenderOutcome> {
+export async function render(
+  task: RenderTask,
+  // Every step keeps the task's stop flag, so a render whose client left stops between ladder steps too.
+  attempt: Attempt = (config, assets) => renderOnce({ ...task, config, assets }),
+): Promise<RenderOutcome> {
   const corrections: Correction[] = [];
   const warnings: string[] = [];
   let cfg = task.config;

@@ -18,6 +18,7 @@ import { computeLayout } from './layout.js';
 import { rasterizeFlat, rasterizeScene, rasterizeSvg } from './raster.js';
 import { buildScene, type Scene } from './scene.js';
 import { sceneToSvg } from './svg.js';
+import { stopIfRaised } from './stop-flag.js';
 import type { RenderSuccess, RenderTask } from './types.js';
 import { judgeRaster, type Failure, type Verdict } from './verify/index.js';
 
@@ -153,14 +154,18 @@ export async function renderOnce(task: RenderTask): Promise<Rendered> {
     t = now;
   };
 
+  // The stop flag is read only where the kernel holds no canvas of this render, so stopping leaks nothing.
+  stopIfRaised(task.stop);
   const weakest = weakestContrast(cfg);
   const designed = await designScene(task, lap);
   const { symbol, layout, decorations } = designed;
   const format = cfg.fileFormat;
 
+  stopIfRaised(task.stop);
   const { bytes, checked, drawn } = await writeFile(designed, format, lap);
   let verdict: Verdict;
   try {
+    stopIfRaised(task.stop);
     verdict = await judgeRaster({
       raster: checked,
       exact: designed.scene.flat,

@@ -2,19 +2,32 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
+import { newStopFlag, raiseStopFlag } from './stop-flag.js';
 import type { RenderOutcome, RenderSuccess, RenderTask } from './types.js';
 
 export type PoolOptions = Pick<
   Config,
-  'workers' | 'maxQueue' | 'taskTimeoutMs' | 'workerHeapMb' | 'workerYoungMb' | 'heavyPixels' | 'heavyConcurrency'
+  | 'workers'
+  | 'maxQueue'
+  | 'queueWaitMs'
+  | 'taskTimeoutMs'
+  | 'workerHeapMb'
+  | 'workerYoungMb'
+  | 'heavyPixels'
+  | 'heavyConcurrency'
 >;
 
 export interface PoolStats {
   workers: number;
+  /** Renders holding a worker. */
   running: number;
+  /** Renders waiting for a free worker. */
   queued: number;
+  /** High-resolution renders running or waiting. */
   heavy: number;
   completed: number;
+  /** Renders whose client left while they ran: finished or stopped in their worker, which stayed. */
+  abandoned: number;
   capacity: number;
 }
 
@@ -27,22 +40,33 @@ const requestedPixels = (task: RenderTask): number => {
   return w * (c.outputHeight ?? w);
 };
 
+/** A render admitted to the queue; `admit` hands it a worker's slot. */
+interface Waiter {
+  admit(): void;
+}
+
 /**
- * The main thread's face of the Piscina pool. Admission is decided here, synchronously, from a count of
- * renders in flight: a saturated pool answers SERVER_BUSY at once, never after a timeout. High-resolution
- * renders have their own smaller allowance so a burst of 4096 px exports cannot starve the rest.
+ * The main thread's face of the Piscina pool, and its admission queue. A render is handed to Piscina only
+ * when a worker is free, so its time limit starts with the render itself: time spent waiting is never
+ * charged to it. A full queue answers SERVER_BUSY at once, a wait longer than `queueWaitMs` answers it
+ * then. High-resolution renders have their own smaller allowance, so a burst of 4096 px exports cannot
+ * occupy every worker. A client that goes away costs at most its render: the worker is never terminated
+ * for it (see stop-flag.ts); only a render over its time limit costs a worker.
  */
 export class RenderPool {
   readonly piscina: Piscina;
-  private inFlight = 0;
+  /** Worker slots handed out: at most `workers`. */
+  private running = 0;
   private heavy = 0;
+  private abandoned = 0;
+  private readonly waiting: Waiter[] = [];
 
   constructor(private readonly opts: PoolOptions) {
     this.piscina = new Piscina({
       filename: fileURLToPath(new URL('./worker.js', import.meta.url)),
       minThreads: opts.workers,
       maxThreads: opts.workers,
-      maxQueue: opts.maxQueue,
+      // Piscina's own queue only ever holds renders waiting for a worker that is still starting.
       idleTimeout: 60_000,
       resourceLimits: { maxOldGenerationSizeMb: opts.workerHeapMb, maxYoungGenerationSizeMb: opts.workerYoungMb },
     });
@@ -55,17 +79,23 @@ export class RenderPool {
   stats(): PoolStats {
     return {
       workers: this.piscina.threads.length,
-      running: this.inFlight - this.piscina.queueSize,
-      queued: this.piscina.queueSize,
+      running: this.running,
+      queued: this.waiting.length,
       heavy: this.heavy,
       completed: this.piscina.completed,
+      abandoned: this.abandoned,
       capacity: this.capacity,
     };
   }
 
-  /** Renders in a worker; throws ApiError for refusals, saturation, time-outs and crashed workers. */
+  /**
+   * Renders in a worker; throws ApiError for refusals, saturation, time-outs and crashed workers, and the
+   * signal's reason once the client has gone.
+   */
   async render(task: RenderTask, signal?: AbortSignal): Promise<RenderSuccess> {
-    if (this.inFlight >= this.capacity) throw new ApiError('SERVER_BUSY', { headers: RETRY_AFTER });
+    signal?.throwIfAborted();
+    if (this.running + this.waiting.length >= this.capacity)
+      throw new ApiError('SERVER_BUSY', { headers: RETRY_AFTER });
     const isHeavy = requestedPixels(task) > this.opts.heavyPixels;
     if (isHeavy && this.heavy >= this.opts.heavyConcurrency) {
       throw new ApiError('SERVER_BUSY', {
@@ -73,38 +103,102 @@ export class RenderPool {
         headers: RETRY_AFTER,
       });
     }
-    this.inFlight++;
     if (isHeavy) this.heavy++;
+    try {
+      await this.acquireWorker(signal);
+      return await this.dispatch(task, signal);
+    } finally {
+      if (isHeavy) this.heavy--;
+    }
+  }
+
+  /** Takes a worker's slot, waiting in line for one if none is free. */
+  private acquireWorker(signal: AbortSignal | undefined): Promise<void> {
+    if (this.running < this.opts.workers) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const leave = (error: unknown) => {
+        this.waiting.splice(this.waiting.indexOf(waiter), 1);
+        signal?.removeEventListener('abort', onAbort);
+        reject(error);
+      };
+      const onAbort = () => {
+        clearTimeout(timer);
+        leave(signal?.reason);
+      };
+      const timer = setTimeout(
+        () =>
+          leave(
+            new ApiError('SERVER_BUSY', {
+              message: `No render worker was free within ${this.opts.queueWaitMs / 1000} s; retry shortly.`,
+              headers: RETRY_AFTER,
+            }),
+          ),
+        this.opts.queueWaitMs,
+      );
+      const waiter: Waiter = {
+        admit: () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(waiter);
+    });
+  }
+
+  /** Passes a finished render's slot straight to the next in line, so no newcomer can take it first. */
+  private releaseWorker(): void {
+    const next = this.waiting.shift();
+    if (next) next.admit();
+    else this.running--;
+  }
+
+  /** Runs a render that holds a worker's slot; its time limit starts here. */
+  private async dispatch(task: RenderTask, signal: AbortSignal | undefined): Promise<RenderSuccess> {
+    // The client's signal never reaches Piscina, which would terminate the worker; it raises the stop flag.
+    const stop = newStopFlag();
+    const onAbort = () => raiseStopFlag(stop);
+    signal?.addEventListener('abort', onAbort, { once: true });
     const timeout = AbortSignal.timeout(this.opts.taskTimeoutMs);
+    let out: RenderOutcome;
     try {
       const transferList = [task.assets.logo, task.assets.background]
         .filter((b): b is Uint8Array => b !== undefined)
         .map((b) => b.buffer as ArrayBuffer);
-      const out: RenderOutcome = await this.piscina.run(task, {
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        transferList,
-      });
-      if (!out.ok) throw new ApiError(out.code, { message: out.message, field: out.field });
-      return out;
+      out = await this.piscina.run({ ...task, stop }, { signal: timeout, transferList });
     } catch (e) {
-      if (e instanceof ApiError) throw e;
-      if (timeout.aborted) {
-        throw new ApiError('OUTPUT_TOO_COMPLEX', {
-          message: `The render did not finish within ${this.opts.taskTimeoutMs / 1000} s. Export PNG, use a smaller outputWidth or shorter content.`,
-        });
-      }
-      if (signal?.aborted) throw new ApiError('INTERNAL_ERROR', { message: 'The client went away.' });
-      if ((e as Error).message === 'Task queue is at limit')
-        throw new ApiError('SERVER_BUSY', { headers: RETRY_AFTER });
-      // A worker that died (out of memory, killed) has already been replaced by Piscina.
-      console.error('render worker failed:', (e as Error).message);
-      throw new ApiError('QR_GENERATION_FAILED', {
-        message: 'The rendering worker failed; the request can be retried.',
-      });
+      if (signal?.aborted) throw this.abandon(signal);
+      throw this.failure(e, timeout);
     } finally {
-      this.inFlight--;
-      if (isHeavy) this.heavy--;
+      signal?.removeEventListener('abort', onAbort);
+      this.releaseWorker();
     }
+    if (signal?.aborted) throw this.abandon(signal);
+    if (!out.ok) throw new ApiError(out.code, { message: out.message, field: out.field });
+    return out;
+  }
+
+  /** A render whose client left: whatever came back is discarded. */
+  private abandon(signal: AbortSignal): unknown {
+    this.abandoned++;
+    return signal.reason;
+  }
+
+  private failure(e: unknown, timeout: AbortSignal): ApiError {
+    if (timeout.aborted) {
+      return new ApiError('OUTPUT_TOO_COMPLEX', {
+        message: `The render did not finish within ${this.opts.taskTimeoutMs / 1000} s. Export PNG, use a smaller outputWidth or shorter content.`,
+      });
+    }
+    // A worker that died (out of memory, killed) has already been replaced by Piscina.
+    console.error('render worker failed:', (e as Error).message);
+    return new ApiError('QR_GENERATION_FAILED', {
+      message: 'The rendering worker failed; the request can be retried.',
+    });
   }
 
   close(): Promise<void> {

@@ -1,11 +1,14 @@
 import type { ErrorCode } from '../errors.js';
 import type { Correction, RenderAssets, RenderConfig } from '../model/render-config.js';
 import type { EccLevel, FileFormat } from '../model/vocabulary.js';
+import type { StopFlag } from './stop-flag.js';
 import type { Verification } from './verify/index.js';
 
 export interface RenderTask {
   config: RenderConfig;
   assets: RenderAssets;
+  /** Raised by the pool when the client has gone; the worker stops at the next stage boundary. */
+  stop?: StopFlag;
 }
 
 export interface RenderSuccess {

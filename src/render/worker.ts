@@ -6,6 +6,7 @@ import { Piscina } from 'piscina';
 import { initWasm } from '../../wasm/index.js';
 import { isApiError } from '../errors.js';
 import { render } from './guarantee.js';
+import { RenderStopped } from './stop-flag.js';
 import type { RenderOutcome, RenderTask } from './types.js';
 
 await initWasm();
@@ -24,6 +25,8 @@ export default async function renderTask(task: RenderTask): Promise<RenderOutcom
         : out.bytes.slice();
     return movable({ ...out, bytes }, [bytes.buffer as ArrayBuffer]) as unknown as RenderOutcome;
   } catch (e) {
+    // Stopped for a client that left: the pool discards whatever comes back, and this worker stays.
+    if (e instanceof RenderStopped) throw e;
     if (isApiError(e)) return { ok: false, code: e.code, message: e.message, field: e.field };
     console.error('render failed:', e);
     return { ok: false, code: 'QR_GENERATION_FAILED', message: 'The rendering engine failed on this design.' };

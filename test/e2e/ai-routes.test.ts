@@ -383,6 +383,24 @@ describe('POST /api/qr/ai/generate-managed', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(850);
   });
 
+  it("an overload everywhere → 503 with our own message; the vendors' text, host and port only in the log", async () => {
+    const where = Object.values(managedFakes).map((f) => new URL(f.origin).host);
+    for (const [id, fake] of Object.entries(managedFakes) as [keyof typeof MANAGED_KEYS, FakeVendor][]) {
+      const key = MANAGED_KEYS[id];
+      const message = `upstream connect error: ${new URL(fake.origin).host} overloaded (key ${key.slice(0, 7)}...${key.slice(-7)})`;
+      fake.reply({ status: 503, body: { error: { code: 503, message, type: 'server_error', status: 'UNAVAILABLE' } } });
+    }
+    const logged = consoleCapture.text().length;
+    const a = await call(managed, '/api/qr/ai/generate-managed', BRIEF);
+    expectError(a, 503, 'AI_QUOTA_EXCEEDED');
+    expect(a.body.error).toBe('No AI provider had capacity.');
+    const answer = Buffer.from(a.bytes).toString('latin1');
+    for (const host of where) expect(answer).not.toContain(host.split(':')[1]);
+    expect(answer).not.toMatch(/127\.0\.0\.1|upstream/);
+    const log = consoleCapture.text().slice(logged);
+    for (const host of where) expect(log).toContain(`upstream connect error: ${host} overloaded (key [redacted])`);
+  });
+
   it('with no managed key configured, a plain error and no vendor call', async () => {
     const a = await call(svc, '/api/qr/ai/generate-managed', BRIEF);
     expectError(a, 502, 'AI_GENERATION_FAILED');

@@ -452,6 +452,33 @@ function gatewaySuite(driver: DriverName): void {
         expect(a.bodyBytesSent).toBeGreaterThan(MiB);
         expect(a.bodyBytesSent).toBeLessThan(body.length);
       });
+
+      it('a body still arriving at QR_BODY_TIMEOUT_MS: 408 request_timeout in the envelope', async () => {
+        const site = await siteFor(c.engineUrl!, { QR_BODY_TIMEOUT_MS: '1000' });
+        try {
+          const hana = await site.customer();
+          issuedKeys.push(hana.key);
+          const head = [
+            'POST /api/v1/qr/generate HTTP/1.1',
+            'Host: 127.0.0.1',
+            `X-API-Key: ${hana.key}`,
+            'Content-Type: application/json',
+            'Content-Length: 4096',
+          ].join('\r\n');
+          const a = await rawExchange(Number(new URL(site.siteUrl).port), head, Buffer.alloc(4096, 0x20), {
+            pace: { bytes: 256, everyMs: 200 },
+          });
+          transcript.push(a.body.toString('latin1'));
+          expect(a.status).toBe(408);
+          expect(JSON.parse(a.body.toString())).toEqual({
+            success: false,
+            code: 'request_timeout',
+            error: 'The request body did not arrive whole within 1 s.',
+          });
+        } finally {
+          await site.close();
+        }
+      });
     });
 
     describe('engines that fail, and renders too large to relay', () => {

@@ -1,6 +1,8 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ClientOutcome, NODE_CLIENTS, postFromNodeClients } from '../helpers/node-clients.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { rawExchange } from '../helpers/tcp.js';
 
 /** Sends raw bytes and returns whatever the server answered before closing (or a short wait). */
 const raw = (port: number, payload: string | Buffer, waitMs = 1500) =>
@@ -21,6 +23,10 @@ const envelope = async (res: Response, status: number, code: string) => {
   expect(typeof body.error).toBe('string');
   return body;
 };
+
+/** `413 PAYLOAD_TOO_LARGE` for an envelope read whole, the client's error code when it could not read one. */
+const outcome = (o: ClientOutcome): string =>
+  'error' in o ? o.error : `${o.status} ${(JSON.parse(o.body) as { code: string }).code}`;
 
 describe('open service (no secret, loopback)', () => {
   let svc: TestService;
@@ -64,7 +70,7 @@ describe('open service (no secret, loopback)', () => {
     expect(reply).toContain('"code":"PAYLOAD_TOO_LARGE"');
   });
 
-  it('a chunked body that grows over 10 MB is refused with 413 and the connection closed', async () => {
+  it('a chunked body that grows over 10 MB is refused with 413, which the client reads whole', async () => {
     const chunk = Buffer.alloc(1024 * 1024, 0x20);
     const res = await fetch(`${svc.url}/api/qr/generate`, {
       method: 'POST',
@@ -76,11 +82,42 @@ describe('open service (no secret, loopback)', () => {
         },
       }),
       duplex: 'half',
-    } as RequestInit).catch((e: Error) => e);
-    // The server may close before the client finishes sending; either way nothing over the limit is accepted.
-    if (res instanceof Response) await envelope(res, 413, 'PAYLOAD_TOO_LARGE');
-    else expect(res.message).toMatch(/fetch failed|other side closed|socket/i);
+    } as RequestInit);
+    await envelope(res, 413, 'PAYLOAD_TOO_LARGE');
+    expect(res.headers.get('connection')).toBe('close');
     expect((await fetch(`${svc.url}/api/ping`)).status).toBe(200);
+  });
+
+  it('every Node client reads the 413 of an 11 MB body, 20 times out of 20 (the rest of the body is read, then dropped)', async () => {
+    const seen = await postFromNodeClients(`${svc.url}/api/qr/generate`, 11 * 1024 * 1024, 20);
+    for (const client of NODE_CLIENTS) {
+      const outcomes = seen[client].map(outcome);
+      expect({ client, outcomes }).toEqual({ client, outcomes: Array(20).fill('413 PAYLOAD_TOO_LARGE') });
+    }
+  });
+
+  it('a large body to an unknown path is dropped while the 404 lingers, so every Node client reads it', async () => {
+    const seen = await postFromNodeClients(`${svc.url}/api/nope`, 11 * 1024 * 1024, 5);
+    for (const client of NODE_CLIENTS) {
+      const outcomes = seen[client].map(outcome);
+      expect({ client, outcomes }).toEqual({ client, outcomes: Array(5).fill('404 NOT_FOUND') });
+    }
+  });
+
+  it('a body trickling at 1 KB/s is answered 408 REQUEST_TIMEOUT in the envelope, before uWS would cut it', async () => {
+    const a = await rawExchange(
+      svc.port,
+      'POST /api/qr/generate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000',
+      Buffer.alloc(100_000, 0x20),
+      { pace: { bytes: 1024, everyMs: 1000 }, timeoutMs: 20_000 },
+    );
+    expect(a.status).toBe(408);
+    expect(JSON.parse(a.body.toString())).toEqual({
+      success: false,
+      code: 'REQUEST_TIMEOUT',
+      error: 'The request body arrived too slowly: less than 160 KB in 8 s.',
+    });
+    expect(a.bodyBytesSent).toBeLessThan(20 * 1024);
   });
 
   it('a body of just under 10 MB is read whole (and then judged on its content)', async () => {
@@ -124,6 +161,30 @@ describe('open service (no secret, loopback)', () => {
       s.write(req);
     });
     expect(answers).toBe(3);
+  });
+});
+
+describe('the body deadline (QR_BODY_TIMEOUT_MS)', () => {
+  it('a body that keeps coming but is not whole by the deadline gets 408 REQUEST_TIMEOUT', async () => {
+    const svc = await startTestService({ bodyTimeoutMs: 2000 });
+    try {
+      const size = 10 * 1024 * 1024;
+      const a = await rawExchange(
+        svc.port,
+        `POST /api/qr/generate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${size}`,
+        Buffer.alloc(size, 0x20),
+        { pace: { bytes: 64 * 1024, everyMs: 50 } },
+      );
+      expect([a.status, a.headers.connection]).toEqual([408, 'close']);
+      expect(JSON.parse(a.body.toString())).toEqual({
+        success: false,
+        code: 'REQUEST_TIMEOUT',
+        error: 'The request body did not arrive whole within 2 s.',
+      });
+      expect(a.bodyBytesSent).toBeLessThan(size);
+    } finally {
+      await svc.close();
+    }
   });
 });
 

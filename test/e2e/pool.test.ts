@@ -1,10 +1,28 @@
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { captureConsole } from '../ai/secrets.js';
 import { decodeOne } from '../helpers/decode.js';
-import { startTestService } from '../helpers/service.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+/** Resolves once `condition` holds, checking at every turn of the event loop the service shares with us. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((r) => setImmediate(r));
+}
+
+const threadIds = (svc: TestService) => svc.service.pool.piscina.threads.map((t) => t.threadId).sort();
+
+/** POSTs a PNG render and decodes what it answers with. */
+async function renderAndRead(svc: TestService, content: string, extra: { outputWidth?: number } = {}) {
+  const res = await svc.post('/api/qr/generate', { content, responseType: 'binary', ...extra });
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  return { status: res.status, text: res.status === 200 ? (await decodeOne('png', bytes)).text : undefined };
+}
 
 describe('backpressure and worker failure', () => {
   it('a burst beyond workers + queue gets 503 SERVER_BUSY with Retry-After at once; the rest render', async () => {
-    const svc = await startTestService({ workers: 1, maxQueue: 2, cacheBytes: 0 });
+    // The queue's wait is not limited here: the renders waiting in it must all be rendered.
+    const svc = await startTestService({ workers: 1, maxQueue: 2, queueWaitMs: 600_000, cacheBytes: 0 });
     try {
       const started = Date.now();
       const responses = await Promise.all(
@@ -93,6 +111,119 @@ describe('backpressure and worker failure', () => {
       const res = await svc.post('/api/qr/generate', { content: 'slow', fileFormat: 'jpg', outputWidth: 4096 });
       expect(res.status).toBe(422);
       expect(await res.json()).toMatchObject({ code: 'OUTPUT_TOO_COMPLEX' });
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('a client that resets mid-render costs no worker: the same threads serve on, 50 times over', async () => {
+    const svc = await startTestService({ workers: 2, cacheBytes: 0 });
+    const logs = captureConsole();
+    try {
+      expect((await renderAndRead(svc, 'before the resets')).text).toBe('before the resets');
+      const before = threadIds(svc);
+      const pool = svc.service.pool;
+      for (let i = 0; i < 50; i++) {
+        await until(() => pool.stats().running === 0);
+        const abandoned = pool.stats().abandoned;
+        const body = JSON.stringify({ content: `reset ${i}`, outputWidth: 2048, moduleShape: 'dots' });
+        const socket = connect(svc.port, '127.0.0.1');
+        socket.on('error', () => {});
+        socket.write(
+          `POST /api/qr/generate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+        );
+        // The render holds a worker; the client then vanishes with a TCP reset.
+        await until(() => pool.stats().running === 1);
+        socket.resetAndDestroy();
+        await until(() => pool.stats().abandoned === abandoned + 1);
+        // Every other reset, an ordinary render right behind it.
+        if (i % 2 === 0) expect((await renderAndRead(svc, `after reset ${i}`)).text).toBe(`after reset ${i}`);
+      }
+      expect(pool.stats()).toMatchObject({ workers: 2, abandoned: 50 });
+      expect(threadIds(svc)).toEqual(before);
+      expect(logs.text()).not.toMatch(/worker failed/);
+    } finally {
+      logs.restore();
+      await svc.close();
+    }
+  });
+
+  it('two 4096 px renders in flight leave a worker to plain renders, which flow with 200s', async () => {
+    // The default allowance for three workers: one worker fewer.
+    const heavyConcurrency = loadConfig({ QR_WORKERS: '3' }).heavyConcurrency;
+    expect(heavyConcurrency).toBe(2);
+    const svc = await startTestService({ workers: 3, heavyConcurrency, cacheBytes: 0 });
+    try {
+      await renderAndRead(svc, 'warm up');
+      const pool = svc.service.pool;
+      const heavy = [0, 1].map((i) => renderAndRead(svc, `big ${i}`, { outputWidth: 4096 }));
+      await until(() => pool.stats().running === 2);
+      // A third is refused at once, never queued for a worker the plain renders need.
+      const third = await svc.post('/api/qr/generate', { content: 'big 2', outputWidth: 4096 });
+      expect([third.status, third.headers.get('retry-after'), (await third.json()).code]).toEqual([
+        503,
+        '1',
+        'SERVER_BUSY',
+      ]);
+      const plain: string[] = [];
+      while (pool.stats().heavy === 2 && plain.length < 20) {
+        const content = `plain ${plain.length}`;
+        expect(await renderAndRead(svc, content)).toEqual({ status: 200, text: content });
+        plain.push(content);
+        expect(pool.stats().queued).toBe(0);
+      }
+      expect(plain.length).toBeGreaterThan(0);
+      const big = await Promise.all(heavy);
+      expect(big.map((r) => r.status)).toEqual([200, 200]);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('a render that waits longer than the queue allows gets 503 SERVER_BUSY with Retry-After, never 422', async () => {
+    const svc = await startTestService({ workers: 1, heavyConcurrency: 1, queueWaitMs: 100, cacheBytes: 0 });
+    try {
+      await renderAndRead(svc, 'warm up');
+      const heavy = renderAndRead(svc, 'big', { outputWidth: 4096 });
+      await until(() => svc.service.pool.stats().running === 1);
+      const res = await svc.post('/api/qr/generate', { content: 'plain, behind it' });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('1');
+      expect(await res.json()).toMatchObject({ success: false, code: 'SERVER_BUSY', error: /free within 0.1 s/ });
+      expect(await heavy).toEqual({ status: 200, text: 'big' });
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it("a render's time limit starts when it has a worker: a long wait in the queue is not charged to it", async () => {
+    const big = { outputWidth: 4096 };
+    const probe = await startTestService({ workers: 1, cacheBytes: 0 });
+    let took: number;
+    try {
+      await renderAndRead(probe, 'warm up', big);
+      const times: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const t = performance.now();
+        expect((await renderAndRead(probe, `probe ${i}`, big)).status).toBe(200);
+        times.push(performance.now() - t);
+      }
+      took = times.sort((a, b) => a - b)[1]!;
+    } finally {
+      await probe.close();
+    }
+    // Each render has four times its measured duration; the last of ten waits about nine durations first.
+    const svc = await startTestService({
+      workers: 1,
+      taskTimeoutMs: Math.ceil(took * 4),
+      queueWaitMs: 600_000,
+      heavyPixels: 4096 * 4096,
+      cacheBytes: 0,
+    });
+    try {
+      await renderAndRead(svc, 'warm up', big);
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => renderAndRead(svc, `queued ${i}`, big)));
+      expect(answers).toEqual(Array.from({ length: 10 }, (_, i) => ({ status: 200, text: `queued ${i}` })));
     } finally {
       await svc.close();
     }

@@ -1,7 +1,8 @@
 /**
  * Loopback TCP for the fault and wire tests: a port nothing listens on, a server that accepts and never
  * answers, a pass-through that records every byte crossing it and can hold the answers or cut the line, and
- * a raw HTTP/1.1 exchange for requests fetch will not send (a Content-Length with no body behind it).
+ * a raw HTTP/1.1 exchange for requests fetch will not send (a Content-Length with no body behind it, a
+ * body that trickles).
  */
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 
@@ -123,16 +124,30 @@ export interface RawAnswer {
   status: number;
   /** Lower-cased names. */
   headers: Record<string, string>;
+  /** The body, de-chunked if it came chunked. */
   body: Buffer;
-  /** Bytes of the request body written before the answer arrived. */
+  /** Bytes of the request body written before the answer started to arrive. */
   bodyBytesSent: number;
 }
 
+export interface Pace {
+  /** Bytes written at a time. */
+  bytes: number;
+  /** Pause after each write. */
+  everyMs: number;
+}
+
 /**
- * Writes `head` (request line and headers, without the blank line), then `body` in chunks for as long as
- * the server has not answered, and reads one answer with a Content-Length.
+ * Writes `head` (request line and headers, without the blank line), then `body` a few bytes at a time
+ * (`pace`, by default 64 KB every 2 ms) until the server starts to answer, and reads one answer (with a
+ * Content-Length or chunked) within `timeoutMs`.
  */
-export function rawExchange(port: number, head: string, body: Buffer = Buffer.alloc(0)): Promise<RawAnswer> {
+export function rawExchange(
+  port: number,
+  head: string,
+  body: Buffer = Buffer.alloc(0),
+  { pace = { bytes: 64 * 1024, everyMs: 2 }, timeoutMs = 10_000 }: { pace?: Pace; timeoutMs?: number } = {},
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -140,49 +155,65 @@ export function rawExchange(port: number, head: string, body: Buffer = Buffer.al
     let answered = false;
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error('no answer within 10 s'));
-    }, 10_000);
-    const finish = (a: RawAnswer) => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(a);
-    };
+      reject(new Error(`no answer within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
+    // After the answer was read whole, the promise is settled and this changes nothing.
     socket.on('error', (e) => {
-      if (!answered) {
-        clearTimeout(timer);
-        reject(e);
-      }
+      clearTimeout(timer);
+      reject(e);
     });
     socket.on('data', (c: Buffer) => {
       answered = true;
       chunks.push(c);
-      const all = Buffer.concat(chunks);
-      const end = all.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const [statusLine, ...lines] = all.subarray(0, end).toString('latin1').split('\r\n');
-      const headers = Object.fromEntries(
-        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
-      );
-      const length = Number(headers['content-length'] ?? 0);
-      if (all.length - end - 4 < length) return;
-      finish({
-        status: Number(statusLine!.split(' ')[1]),
-        headers,
-        body: all.subarray(end + 4, end + 4 + length),
-        bodyBytesSent: sent,
-      });
+      const answer = parseAnswer(Buffer.concat(chunks));
+      if (answer === undefined) return;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ ...answer, bodyBytesSent: sent });
     });
     socket.write(`${head}\r\n\r\n`);
     // A chunk at a time with a pause between, so an early answer stops the sending.
-    const CHUNK = 64 * 1024;
     const more = () => {
       if (answered || sent >= body.length || socket.destroyed) return;
-      const chunk = body.subarray(sent, sent + CHUNK);
+      const chunk = body.subarray(sent, sent + pace.bytes);
       sent += chunk.length;
-      socket.write(chunk, () => setTimeout(more, 2));
+      socket.write(chunk, () => setTimeout(more, pace.everyMs));
     };
     more();
   });
+}
+
+/** The HTTP/1.1 answer at the start of `bytes`, once all of it is there. */
+function parseAnswer(bytes: Buffer): Omit<RawAnswer, 'bodyBytesSent'> | undefined {
+  const end = bytes.indexOf('\r\n\r\n');
+  if (end < 0) return undefined;
+  const [statusLine, ...lines] = bytes.subarray(0, end).toString('latin1').split('\r\n');
+  const headers = Object.fromEntries(
+    lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+  );
+  const rest = bytes.subarray(end + 4);
+  const length = Number(headers['content-length'] ?? 0);
+  const body =
+    headers['transfer-encoding'] === 'chunked'
+      ? dechunk(rest)
+      : rest.length >= length
+        ? rest.subarray(0, length)
+        : undefined;
+  return body && { status: Number(statusLine!.split(' ')[1]), headers, body };
+}
+
+/** A chunked body's content, once its last (empty) chunk has arrived. */
+function dechunk(data: Buffer): Buffer | undefined {
+  const parts: Buffer[] = [];
+  for (let at = 0; ; ) {
+    const eol = data.indexOf('\r\n', at);
+    if (eol < 0) return undefined;
+    const size = Number.parseInt(data.subarray(at, eol).toString('latin1'), 16);
+    if (size === 0) return data.length >= eol + 4 ? Buffer.concat(parts) : undefined;
+    if (data.length < eol + 2 + size + 2) return undefined;
+    parts.push(data.subarray(eol + 2, eol + 2 + size));
+    at = eol + 2 + size + 2;
+  }
 }
 
 /** `body` in HTTP/1.1 chunked framing, `size` bytes a chunk, with the last, empty chunk. */
