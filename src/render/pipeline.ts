@@ -10,7 +10,8 @@ import type { RenderConfig } from '../model/render-config.js';
 import { FILE_FORMATS, type FileFormat } from '../model/vocabulary.js';
 import { encode } from '../qr/encode.js';
 import { DataTooLongError, type QrSymbol } from '../qr/types.js';
-import { encodeJpg, encodeWebpImage } from './formats/lossy.js';
+import { encodeJpg } from './formats/jpeg.js';
+import { encodeWebpImage } from './formats/lossy.js';
 import { sceneToPdf } from './formats/pdf.js';
 import { encodePng } from './formats/png.js';
 import type { ResidentRaster } from './kernel.js';
@@ -125,7 +126,7 @@ async function writeFile(
     format === 'png'
       ? encodePng(drawn)
       : format === 'jpg'
-        ? await encodeJpg(drawn)
+        ? encodeJpg(drawn)
         : await encodeWebpImage(drawn, d.scene.flat);
   lap(format);
   const checked = format === 'png' ? drawn : await decodeLossy(format, bytes);

@@ -3,3 +3,4 @@ export * from './raster';
 export * from './grey';
 export * from './deflate';
 export * from './scanlines';
+export * from './jpeg';
