@@ -5,6 +5,9 @@
  * unique id), so nothing is cached anywhere. Cases alternate within a round, so a busy minute weighs on
  * all of them alike. Medians over the rounds; `BENCH_ROUNDS` sets how many (default 40).
  *
+ * The JPEG and WebP cases also run with the encoders issue 17 replaced (bench/previous-encoders.ts), as
+ * cases of their own in the same rounds: their "stages, summed" row is the whole render as it was.
+ *
  * The verify row is `judgeRaster` itself; the rows under it time its steps again, one by one, on the same
  * raster (as judgeRaster runs them: verify/index.ts), to show what the verify row is made of.
  */
@@ -16,9 +19,9 @@ import type { RenderConfig } from '../src/model/render-config.js';
 import type { FileFormat } from '../src/model/vocabulary.js';
 import { decodeLossy } from '../src/images/decode.js';
 import { encodeJpg } from '../src/render/formats/jpeg.js';
-import { encodeWebpImage } from '../src/render/formats/lossy.js';
 import { sceneToPdf } from '../src/render/formats/pdf.js';
 import { encodePng } from '../src/render/formats/png.js';
+import { encodeWebpImage } from '../src/render/formats/webp.js';
 import { render } from '../src/render/guarantee.js';
 import type { ResidentRaster } from '../src/render/kernel.js';
 import { designScene, type Designed } from '../src/render/pipeline.js';
@@ -31,13 +34,18 @@ import { READ_AS_FILE, scan } from '../src/render/verify/read.js';
 import { scanTrials } from '../src/render/verify/score.js';
 import { QR_DEFAULTS } from '../src/schema/qr-config.js';
 import { codecs, initWasm } from '../wasm/index.js';
-import { STANDARD_PREFIX, STYLED, median } from './cases.js';
+import { CPU, clock, median, STANDARD_PREFIX, STYLED } from './cases.js';
+import { previousJpg, previousWebp } from './previous-encoders.js';
 
 await initWasm();
 await Promise.all(Object.values(codecs).map((init) => init()));
 
 const FORMATS: FileFormat[] = ['png', 'jpg', 'webp', 'svg', 'pdf'];
-const CASES = (['plain', 'styled'] as const).flatMap((style) => FORMATS.map((format) => ({ style, format })));
+type Encoder = 'ours' | 'before';
+const CASES = (['plain', 'styled'] as const).flatMap((style) => [
+  ...FORMATS.map((format) => ({ style, format, encoder: 'ours' as Encoder })),
+  ...(['jpg', 'webp'] as const).map((format) => ({ style, format, encoder: 'before' as Encoder })),
+]);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 const utf8 = new TextEncoder();
 
@@ -58,14 +66,16 @@ function drawn(d: Designed, format: FileFormat, svg: string): Raster | ResidentR
   return format === 'svg' || format === 'pdf' ? rasterizeSvg(svg, d.layout.width) : rasterizeScene(d.scene);
 }
 
-async function fileOf(d: Designed, format: FileFormat, r: Raster, svg: string): Promise<Uint8Array> {
+async function fileOf(d: Designed, format: FileFormat, r: Raster, svg: string, encoder: Encoder): Promise<Uint8Array> {
+  if (encoder === 'before' && format === 'jpg') return previousJpg(r);
+  if (encoder === 'before' && format === 'webp') return previousWebp(r, d.scene.flat);
   switch (format) {
     case 'png':
       return encodePng(r);
     case 'jpg':
       return encodeJpg(r);
     case 'webp':
-      return encodeWebpImage(r, d.scene.flat);
+      return encodeWebpImage(r);
     case 'svg':
       return utf8.encode(svg);
     case 'pdf':
@@ -74,11 +84,11 @@ async function fileOf(d: Designed, format: FileFormat, r: Raster, svg: string): 
 }
 
 /** One render, stage by stage. */
-async function staged(cfg: RenderConfig): Promise<{ laps: Laps; bytes: number }> {
+async function staged(cfg: RenderConfig, encoder: Encoder): Promise<{ laps: Laps; bytes: number }> {
   const laps: Laps = {};
-  let t = performance.now();
+  let t = clock();
   const lap = (name: string) => {
-    const now = performance.now();
+    const now = clock();
     laps[name] = (laps[name] ?? 0) + now - t;
     t = now;
   };
@@ -92,7 +102,7 @@ async function staged(cfg: RenderConfig): Promise<{ laps: Laps; bytes: number }>
   // A raster format is drawn, then written; a vector one is written, then drawn to check it.
   const r0 = vector ? undefined : drawn(d, format, svg);
   if (r0) lap('raster (draw)');
-  const file = bytes ?? (await fileOf(d, format, r0!, svg));
+  const file = bytes ?? (await fileOf(d, format, r0!, svg, encoder));
   lap(`file: ${format}`);
   const r1 = r0 ?? drawn(d, format, svg);
   if (!r0) lap('raster (check the vector file)');
@@ -118,7 +128,7 @@ async function staged(cfg: RenderConfig): Promise<{ laps: Laps; bytes: number }>
   const fgGrey = greyLevel(composite(weakest.foreground, bg));
   const { width, height } = checked;
   const plan = planReads(d.layout, width, height, input.exact, fgGrey > bgGrey);
-  t = performance.now();
+  t = clock();
   const { grey, reduced } = scan(checked, READ_AS_FILE[format], plan.boxes);
   lap('  of which: grey + box filters (one pass)');
   if (!input.exact) quietZoneClean(grey, d.layout, bgGrey, fgGrey);
@@ -139,16 +149,19 @@ const push = (name: string, stage: string, ms: number) => {
   const m = samples.get(name) ?? samples.set(name, new Map()).get(name)!;
   (m.get(stage) ?? m.set(stage, []).get(stage)!).push(ms);
 };
-const nameOf = (c: (typeof CASES)[number]) => `${c.format} ${c.style}`;
+const nameOf = (c: (typeof CASES)[number]) => `${c.format} ${c.style}${c.encoder === 'before' ? ' (before)' : ''}`;
 
 const load = [loadavg()[0]!];
 for (let round = -3; round < ROUNDS; round++) {
   for (const c of CASES) {
-    const { laps, bytes } = await staged(configOf(c.style, c.format));
-    const t = performance.now();
-    const out = await render({ config: configOf(c.style, c.format), assets: {} });
-    const whole = performance.now() - t;
-    if (!out.ok || out.corrections.length) throw new Error(`${nameOf(c)} must render as given`);
+    const { laps, bytes } = await staged(configOf(c.style, c.format), c.encoder);
+    let whole: number | undefined;
+    if (c.encoder === 'ours') {
+      const t = clock();
+      const out = await render({ config: configOf(c.style, c.format), assets: {} });
+      whole = clock() - t;
+      if (!out.ok || out.corrections.length) throw new Error(`${nameOf(c)} must render as given`);
+    }
     if (round < 0) continue; // warm-up
     for (const [stage, ms] of Object.entries(laps)) push(nameOf(c), stage, ms);
     push(
@@ -156,7 +169,7 @@ for (let round = -3; round < ROUNDS; round++) {
       'stages, summed',
       Object.entries(laps).reduce((s, [k, v]) => s + (k.startsWith(' ') ? 0 : v), 0),
     );
-    push(nameOf(c), 'WHOLE verified render (`render`)', whole);
+    if (whole !== undefined) push(nameOf(c), 'WHOLE verified render (`render`)', whole);
     sizes.set(nameOf(c), bytes);
   }
   if (round % 10 === 0) load.push(loadavg()[0]!);
@@ -164,10 +177,30 @@ for (let round = -3; round < ROUNDS; round++) {
 load.push(loadavg()[0]!);
 
 const names = CASES.map(nameOf);
+const ORDER = [
+  'design: encode',
+  'design: decorate',
+  'design: scene',
+  'svg document',
+  'raster (draw)',
+  'file: png',
+  'file: jpg',
+  'file: webp',
+  'file: svg',
+  'file: pdf',
+  'raster (check the vector file)',
+  'decode the file again',
+  'verify (judgeRaster)',
+];
 const stages = [...new Set(names.flatMap((n) => [...samples.get(n)!.keys()]))];
-const order = (s: string) => (s.startsWith('WHOLE') ? 2 : s === 'stages, summed' ? 1 : 0);
-stages.sort((a, b) => order(a) - order(b));
-console.log(`| stage (median ms over ${ROUNDS} rounds) | ${names.join(' | ')} |`);
+const rank = (s: string) => {
+  if (s === 'stages, summed') return 100;
+  if (s.startsWith('WHOLE')) return 101;
+  if (s.startsWith(' ')) return 50 + stages.indexOf(s) / 100;
+  return ORDER.indexOf(s);
+};
+stages.sort((a, b) => rank(a) - rank(b));
+console.log(`| stage (median ${CPU ? 'CPU' : 'wall-clock'} ms over ${ROUNDS} rounds) | ${names.join(' | ')} |`);
 console.log(`| --- | ${names.map(() => '---:').join(' | ')} |`);
 for (const s of stages)
   console.log(

@@ -3,7 +3,7 @@ import type { Raster, RgbaRaster } from '../model/raster.js';
 
 /**
  * The exports of our WASM kernel (wasm/assembly/): raster.ts draws, grey.ts reads for the verifier,
- * scanlines.ts and deflate.ts write the PNG, jpeg.ts the JPEG.
+ * scanlines.ts and deflate.ts write the PNG, jpeg.ts the JPEG, webp.ts the lossless WebP.
  */
 export interface Kernel {
   memory: WebAssembly.Memory;
@@ -88,6 +88,17 @@ export interface Kernel {
     work: number,
   ): number;
   jpegComponents(): number;
+  vp8lWorkBytes(width: number, height: number, colours: number): number;
+  vp8lOutputBytes(width: number, height: number, colours: number): number;
+  vp8lEncode(
+    indices: number,
+    width: number,
+    height: number,
+    palette: number,
+    colours: number,
+    work: number,
+    out: number,
+  ): number;
   jpegOutputBytes(bits: number): number;
   jpegWrite(out: number): number;
   jpegHuffman(table: number): number;

@@ -11,9 +11,10 @@ import { FILE_FORMATS, type FileFormat } from '../model/vocabulary.js';
 import { encode } from '../qr/encode.js';
 import { DataTooLongError, type QrSymbol } from '../qr/types.js';
 import { encodeJpg } from './formats/jpeg.js';
-import { encodeWebpImage } from './formats/lossy.js';
+
 import { sceneToPdf } from './formats/pdf.js';
 import { encodePng } from './formats/png.js';
+import { encodeWebpImage } from './formats/webp.js';
 import type { ResidentRaster } from './kernel.js';
 import { computeLayout } from './layout.js';
 import { rasterizeFlat, rasterizeScene, rasterizeSvg } from './raster.js';
@@ -123,11 +124,7 @@ async function writeFile(
   const drawn = rasterOf(d);
   lap('raster');
   const bytes =
-    format === 'png'
-      ? encodePng(drawn)
-      : format === 'jpg'
-        ? encodeJpg(drawn)
-        : await encodeWebpImage(drawn, d.scene.flat);
+    format === 'png' ? encodePng(drawn) : format === 'jpg' ? encodeJpg(drawn) : await encodeWebpImage(drawn);
   lap(format);
   const checked = format === 'png' ? drawn : await decodeLossy(format, bytes);
   return { bytes, checked, ...(drawn.kind === 'rgba' && { drawn }) };

@@ -231,7 +231,7 @@ function findMatches(src: usize, start: i32, n: i32, bpp: i32, stride: i32, work
  * Katajainen's in-place algorithm on the symbols sorted by frequency, then lengths over the limit moved
  * back under it (as miniz does), the shortest going to the most frequent symbols.
  */
-function codeLengths(freq: usize, n: i32, limit: i32, lengths: usize, work: usize): void {
+export function codeLengths(freq: usize, n: i32, limit: i32, lengths: usize, work: usize): void {
   const key = work + SORT_KEY;
   const sym = work + SORT_SYM;
   memory.fill(lengths, 0, n);
@@ -341,7 +341,7 @@ function minimumRedundancy(a: usize, n: i32): void {
 }
 
 /** Canonical codes for `n` code lengths, bit-reversed for the least-significant-first bit writer. */
-function canonicalCodes(lengths: usize, n: i32, codes: usize, work: usize): void {
+export function canonicalCodes(lengths: usize, n: i32, codes: usize, work: usize): void {
   const counts = work + COUNTS;
   memory.fill(counts, 0, 4 * 32);
   for (let s = 0; s < n; s++) {

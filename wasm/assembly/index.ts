@@ -4,3 +4,4 @@ export * from './grey';
 export * from './deflate';
 export * from './scanlines';
 export * from './jpeg';
+export * from './webp';
