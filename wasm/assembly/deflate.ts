@@ -135,7 +135,7 @@ function alignToByte(): void {
 
 /** How many bytes at `a` equal those at `b`, up to `max`; 16 at a time (the caller pads its input by 16). */
 // @ts-ignore: decorator
-@inline function matchLength(a: usize, b: usize, max: i32): i32 {
+@inline export function matchLength(a: usize, b: usize, max: i32): i32 {
   let n = 0;
   while (n < max) {
     const same = i8x16.bitmask(i8x16.eq(v128.load(a + <usize>n), v128.load(b + <usize>n)));

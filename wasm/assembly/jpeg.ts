@@ -258,31 +258,13 @@ export function jpegAnalyze(src: usize, rgba: bool, palette: usize, width: i32, 
   components = colour & 0xffff00 ? 3 : 1;
   memory.fill(tables + FREQ, 0, 4 * 257 * 4);
   for (let c = 0; c < components; c++) {
-    const dcFreq = tables + FREQ + (c == 0 ? 0 : 2 * 257 * 4);
-    const acFreq = dcFreq + 257 * 4;
     let previous = 0;
     for (let b = 0; b < blocks; b++) {
       const slot = c * blocks + b;
       const block = coefs + (<usize>slot << 7);
-      const last = <i32>load<u8>(lasts + <usize>slot);
       const dc = <i32>load<i16>(block);
-      bump(dcFreq, magnitude(dc - previous));
+      codeBlock(block, <i32>load<u8>(lasts + <usize>slot), dc - previous, c == 0 ? 0 : 2, false);
       previous = dc;
-      let run = 0;
-      for (let k = 1; k <= last; k++) {
-        const v = <i32>load<i16>(block + (<usize>k << 1));
-        if (v == 0) {
-          run++;
-          continue;
-        }
-        while (run > 15) {
-          bump(acFreq, 0xf0);
-          run -= 16;
-        }
-        bump(acFreq, (run << 4) | magnitude(v));
-        run = 0;
-      }
-      if (last < 63) bump(acFreq, 0);
     }
   }
   let bits = 0;
@@ -451,16 +433,47 @@ let cursor: usize = 0;
   }
 }
 
-// @ts-ignore: decorator
-@inline function putSymbol(codes: usize, symbol: i32): void {
-  const c = load<u32>(codes + (<usize>symbol << 2));
-  put(c >> 8, c & 0xff);
-}
-
 /** A coefficient's magnitude bits: v itself if positive, else v − 1, in `s` bits. */
 // @ts-ignore: decorator
 @inline function putMagnitude(v: i32, s: i32): void {
   if (s > 0) put(<u32>(v < 0 ? v - 1 : v) & ((1 << <u32>s) - 1), <u32>s);
+}
+
+/**
+ * One block's symbols (T.81 F.1.2): its DC difference's magnitude category in table `dc` (0 luma, 2
+ * chroma), then each run of zeros and the next coefficient's category in table `dc` + 1 (a run over 15
+ * as ZRL, 0xF0; the zeros after the last coefficient as EOB, 0x00), each followed by its magnitude bits.
+ * Counted into the tables' frequencies, or written with their codes.
+ */
+function codeBlock(block: usize, last: i32, diff: i32, dc: i32, write: bool): void {
+  symbol(dc, magnitude(diff), diff, write);
+  let run = 0;
+  for (let k = 1; k <= last; k++) {
+    const v = <i32>load<i16>(block + (<usize>k << 1));
+    if (v == 0) {
+      run++;
+      continue;
+    }
+    while (run > 15) {
+      symbol(dc + 1, 0xf0, 0, write);
+      run -= 16;
+    }
+    symbol(dc + 1, (run << 4) | magnitude(v), v, write);
+    run = 0;
+  }
+  if (last < 63) symbol(dc + 1, 0, 0, write);
+}
+
+/** Symbol `s` of table `t` with the value `v` its low four bits are the magnitude category of. */
+// @ts-ignore: decorator
+@inline function symbol(t: i32, s: i32, v: i32, write: bool): void {
+  if (!write) {
+    bump(tables + FREQ + <usize>(t * 257 * 4), s);
+    return;
+  }
+  const c = load<u32>(tables + CODE + (<usize>(t * 256 + s) << 2));
+  put(c >> 8, c & 0xff);
+  putMagnitude(v, s & 15);
 }
 
 /**
@@ -480,33 +493,12 @@ export function jpegWrite(out: usize): i32 {
     for (let c = 0; c < components; c++) {
       const block = coefs + (<usize>(c * blocks + b) << 7);
       const last = <i32>load<u8>(lasts + <usize>(c * blocks + b));
-      const dcCodes = tables + CODE + (c == 0 ? 0 : 2 * 256 * 4);
-      const acCodes = dcCodes + 256 * 4;
       const dc = <i32>load<i16>(block);
       const diff = dc - (c == 0 ? dcY : c == 1 ? dcCb : dcCr);
       if (c == 0) dcY = dc;
       else if (c == 1) dcCb = dc;
       else dcCr = dc;
-      const s = magnitude(diff);
-      putSymbol(dcCodes, s);
-      putMagnitude(diff, s);
-      let run = 0;
-      for (let k = 1; k <= last; k++) {
-        const v = <i32>load<i16>(block + (<usize>k << 1));
-        if (v == 0) {
-          run++;
-          continue;
-        }
-        while (run > 15) {
-          putSymbol(acCodes, 0xf0);
-          run -= 16;
-        }
-        const m = magnitude(v);
-        putSymbol(acCodes, (run << 4) | m);
-        putMagnitude(v, m);
-        run = 0;
-      }
-      if (last < 63) putSymbol(acCodes, 0);
+      codeBlock(block, last, diff, c == 0 ? 0 : 2, true);
     }
   }
   if (bitCount > 0) put((1 << (8 - bitCount)) - 1, 8 - bitCount);

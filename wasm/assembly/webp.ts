@@ -8,7 +8,7 @@
 // kernel modules it allocates nothing: the caller lays out the work area (vp8lWorkBytes) and the output
 // (vp8lOutputBytes).
 
-import { canonicalCodes, codeLengths, DEFLATE_WORK_BYTES } from './deflate';
+import { canonicalCodes, codeLengths, DEFLATE_WORK_BYTES, matchLength } from './deflate';
 
 const HASH_BITS: i32 = 15;
 /** Earlier positions each hash slot keeps. */
@@ -136,18 +136,6 @@ function distanceCode(xsize: i32, d: i32): i32 {
 }
 
 // ---- Matching. ----
-
-/** How many bytes at `a` equal those at `b`, up to `max`; 16 at a time (the packed image has 16 bytes to spare). */
-// @ts-ignore: decorator
-@inline function matchLength(a: usize, b: usize, max: i32): i32 {
-  let n = 0;
-  while (n < max) {
-    const same = i8x16.bitmask(i8x16.eq(v128.load(a + <usize>n), v128.load(b + <usize>n)));
-    if (same != 0xffff) return min(n + ctz(~same), max);
-    n += 16;
-  }
-  return max;
-}
 
 let bestLength: i32 = 0;
 let bestDistance: i32 = 0;
@@ -555,28 +543,10 @@ export function vp8lEncode(indices: usize, width: i32, height: i32, palette: usi
   put(3, 2);
   put(colours - 1, 8);
   memory.fill(tables + FREQ, 0, 5 * 280 * 4);
-  let previous: u32 = 0;
-  for (let i = 0; i < colours; i++) {
-    const c = load<u32>(palette + (<usize>i << 2));
-    const d = deltaOf(c, previous);
-    previous = c;
-    bump(0, <i32>((d >> 8) & 0xff));
-    bump(1, <i32>((d >> 16) & 0xff));
-    bump(2, <i32>(d & 0xff));
-    bump(3, <i32>(d >> 24));
-  }
+  paletteSymbols(palette, colours, false);
   put(0, 1); // no colour cache
   writeCodes();
-  previous = 0;
-  for (let i = 0; i < colours; i++) {
-    const c = load<u32>(palette + (<usize>i << 2));
-    const d = deltaOf(c, previous);
-    previous = c;
-    putSymbol(0, <i32>((d >> 8) & 0xff));
-    putSymbol(1, <i32>((d >> 16) & 0xff));
-    putSymbol(2, <i32>(d & 0xff));
-    putSymbol(3, <i32>(d >> 24));
-  }
+  paletteSymbols(palette, colours, true);
   put(0, 1); // no further transform
 
   // The packed indices: green carries them; red and blue are 0 and alpha 255 throughout.
@@ -614,6 +584,22 @@ export function vp8lEncode(indices: usize, width: i32, height: i32, palette: usi
     bitCount = bitCount > 8 ? bitCount - 8 : 0;
   }
   return <i32>(cursor - out);
+}
+
+/** The palette's entries as the differences from the one before (green, red, blue, alpha): counted, or written. */
+function paletteSymbols(palette: usize, colours: i32, write: bool): void {
+  let previous: u32 = 0;
+  for (let i = 0; i < colours; i++) {
+    const c = load<u32>(palette + (<usize>i << 2));
+    const d = deltaOf(c, previous);
+    previous = c;
+    // Green, red, blue, alpha: the ARGB word's bits 8, 16, 0 and 24.
+    for (let t = 0; t < 4; t++) {
+      const v = <i32>((d >> (t == 3 ? 24 : t == 2 ? 0 : <u32>(8 << t))) & 0xff);
+      if (write) putSymbol(t, v);
+      else bump(t, v);
+    }
+  }
 }
 
 /** ARGB `c` minus `p`, each component modulo 256. */
