@@ -6,7 +6,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { initWasm as initResvg } from '@resvg/resvg-wasm';
 import { init as initJpegDecode } from '@jsquash/jpeg/decode.js';
-import { init as initJpegEncode } from '@jsquash/jpeg/encode.js';
 import { init as initPngDecode } from '@jsquash/png/decode.js';
 import { init as initWebpDecode } from '@jsquash/webp/decode.js';
 import { init as initWebpEncode } from '@jsquash/webp/encode.js';
@@ -23,11 +22,11 @@ const once = (init: () => Promise<unknown>) => {
 };
 
 /**
- * Each image codec is instantiated on first use, not at worker start: a worker that never writes a JPEG
- * never holds mozjpeg's memory (about 20–40 MB of WASM heap per codec and worker).
+ * Each image codec is instantiated on first use, not at worker start: a worker that never reads a JPEG
+ * never holds mozjpeg's memory (about 20–40 MB of WASM heap per codec and worker). JPEGs, and WebPs of
+ * up to 256 colours, are written by our kernel.
  */
 export const codecs = {
-  jpegEncoder: once(() => compile('@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm').then((m) => initJpegEncode(m))),
   jpegDecoder: once(() => compile('@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm').then((m) => initJpegDecode(m))),
   webpEncoder: once(async () => {
     // The webp encoder picks its SIMD or plain build by feature detection; give it the matching bytes.

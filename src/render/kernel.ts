@@ -3,7 +3,7 @@ import type { Raster, RgbaRaster } from '../model/raster.js';
 
 /**
  * The exports of our WASM kernel (wasm/assembly/): raster.ts draws, grey.ts reads for the verifier,
- * scanlines.ts and deflate.ts write the PNG.
+ * scanlines.ts and deflate.ts write the PNG, jpeg.ts the JPEG, webp.ts the lossless WebP.
  */
 export interface Kernel {
   memory: WebAssembly.Memory;
@@ -77,6 +77,31 @@ export interface Kernel {
     out: number,
   ): number;
   deflateBound(n: number): number;
+  jpegWorkBytes(width: number, height: number): number;
+  jpegAnalyze(
+    src: number,
+    rgba: boolean,
+    palette: number,
+    width: number,
+    height: number,
+    quant: number,
+    work: number,
+  ): number;
+  jpegComponents(): number;
+  vp8lWorkBytes(width: number, height: number, colours: number): number;
+  vp8lOutputBytes(width: number, height: number, colours: number): number;
+  vp8lEncode(
+    indices: number,
+    width: number,
+    height: number,
+    palette: number,
+    colours: number,
+    work: number,
+    out: number,
+  ): number;
+  jpegOutputBytes(bits: number): number;
+  jpegWrite(out: number): number;
+  jpegHuffman(table: number): number;
   DEFLATE_WORK_BYTES: WebAssembly.Global;
   BOX_BYTES: WebAssembly.Global;
   BOX_MAX_FACTOR: WebAssembly.Global;

@@ -10,9 +10,11 @@ import type { RenderConfig } from '../model/render-config.js';
 import { FILE_FORMATS, type FileFormat } from '../model/vocabulary.js';
 import { encode } from '../qr/encode.js';
 import { DataTooLongError, type QrSymbol } from '../qr/types.js';
-import { encodeJpg, encodeWebpImage } from './formats/lossy.js';
+import { encodeJpg } from './formats/jpeg.js';
+
 import { sceneToPdf } from './formats/pdf.js';
 import { encodePng } from './formats/png.js';
+import { encodeWebpImage } from './formats/webp.js';
 import type { ResidentRaster } from './kernel.js';
 import { computeLayout } from './layout.js';
 import { rasterizeFlat, rasterizeScene, rasterizeSvg } from './raster.js';
@@ -123,11 +125,7 @@ async function writeFile(
   const drawn = rasterOf(d);
   lap('raster');
   const bytes =
-    format === 'png'
-      ? encodePng(drawn)
-      : format === 'jpg'
-        ? await encodeJpg(drawn)
-        : await encodeWebpImage(drawn, d.scene.flat);
+    format === 'png' ? encodePng(drawn) : format === 'jpg' ? encodeJpg(drawn) : await encodeWebpImage(drawn);
   lap(format);
   const checked = format === 'png' ? drawn : await decodeLossy(format, bytes);
   return { bytes, checked, ...(drawn.kind === 'rgba' && { drawn }) };

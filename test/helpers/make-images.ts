@@ -1,8 +1,10 @@
 /**
- * Test images made in the tests themselves: PNG with the service's own writer, JPEG and WebP with the
- * jsquash encoders, GIF and BMP written byte by byte here, independently of the decoders under test.
+ * Test images made in the tests themselves: PNG with the service's own writer, JPEG (mozjpeg) and WebP
+ * (libwebp) with the jsquash encoders, GIF and BMP written byte by byte here, independently of the decoders under test.
  */
-import encodeJpeg from '@jsquash/jpeg/encode.js';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import encodeJpeg, { init as initJpegEncode } from '@jsquash/jpeg/encode.js';
 import encodeWebp from '@jsquash/webp/encode.js';
 import type { RgbaRaster } from '../../src/model/raster.js';
 import { encodePng } from '../../src/render/formats/png.js';
@@ -35,8 +37,15 @@ const imageData = (r: RgbaRaster) =>
 
 export const png = (r: RgbaRaster): Uint8Array<ArrayBuffer> => encodePng(r);
 
+/** mozjpeg's encoder, from its bytes in node_modules (the service writes JPEGs with its own kernel). */
+let mozjpeg: Promise<void> | undefined;
+const jpegEncoder = () =>
+  (mozjpeg ??= WebAssembly.compile(
+    readFileSync(createRequire(import.meta.url).resolve('@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm')),
+  ).then((m) => initJpegEncode(m)));
+
 export async function jpeg(r: RgbaRaster): Promise<Uint8Array<ArrayBuffer>> {
-  await initCodecs();
+  await jpegEncoder();
   return new Uint8Array(await encodeJpeg(imageData(r), { quality: 95 }));
 }
 

@@ -135,7 +135,7 @@ function alignToByte(): void {
 
 /** How many bytes at `a` equal those at `b`, up to `max`; 16 at a time (the caller pads its input by 16). */
 // @ts-ignore: decorator
-@inline function matchLength(a: usize, b: usize, max: i32): i32 {
+@inline export function matchLength(a: usize, b: usize, max: i32): i32 {
   let n = 0;
   while (n < max) {
     const same = i8x16.bitmask(i8x16.eq(v128.load(a + <usize>n), v128.load(b + <usize>n)));
@@ -231,7 +231,7 @@ function findMatches(src: usize, start: i32, n: i32, bpp: i32, stride: i32, work
  * Katajainen's in-place algorithm on the symbols sorted by frequency, then lengths over the limit moved
  * back under it (as miniz does), the shortest going to the most frequent symbols.
  */
-function codeLengths(freq: usize, n: i32, limit: i32, lengths: usize, work: usize): void {
+export function codeLengths(freq: usize, n: i32, limit: i32, lengths: usize, work: usize): void {
   const key = work + SORT_KEY;
   const sym = work + SORT_SYM;
   memory.fill(lengths, 0, n);
@@ -341,7 +341,7 @@ function minimumRedundancy(a: usize, n: i32): void {
 }
 
 /** Canonical codes for `n` code lengths, bit-reversed for the least-significant-first bit writer. */
-function canonicalCodes(lengths: usize, n: i32, codes: usize, work: usize): void {
+export function canonicalCodes(lengths: usize, n: i32, codes: usize, work: usize): void {
   const counts = work + COUNTS;
   memory.fill(counts, 0, 4 * 32);
   for (let s = 0; s < n; s++) {

@@ -3,3 +3,5 @@ export * from './raster';
 export * from './grey';
 export * from './deflate';
 export * from './scanlines';
+export * from './jpeg';
+export * from './webp';
