@@ -65,9 +65,27 @@ export interface Config {
   ai: AiSettings;
   /** Which roles this process runs: the engine, the consumer site, or both (the default). */
   role: Role;
-  /** The account store of the site (and of the admin CLI). */
+  /**
+   * The store: the site's accounts, and the engine's marketplace metering (managed-AI quotas, usage). The
+   * engine keeps its own PGlite directory beside the site's; with DATABASE_URL both use that database.
+   */
   store: StoreConfig;
   site: SiteSettings;
+  marketplace: MarketplaceSettings;
+}
+
+/** What the marketplace proxy tells the engine about each caller, and what the engine reports back. */
+export interface MarketplaceSettings {
+  /** Request header naming the caller's marketplace user (lower case, as requests carry it). */
+  userHeader: string;
+  /** Request header naming the caller's plan: BASIC, PRO, ULTRA, MEGA (lower case). */
+  planHeader: string;
+  /** Response header that increments a custom quota object of the marketplace, as written. */
+  billingHeader: string;
+  /** The marketplace's quota object for managed-AI designs: `<billingHeader>: <object>=1` on success. */
+  managedAiBillingObject: string;
+  /** How often the in-memory call counters are written to the store; 0 counts no calls. */
+  usageFlushMs: number;
 }
 
 export type Role = 'all' | 'engine' | 'site';
@@ -155,6 +173,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       docsUrl: given(env, 'QR_DOCS_URL') ?? `${siteOrigin}/docs`,
       pricingUrl: given(env, 'QR_PRICING_URL') ?? `${siteOrigin}/pricing`,
     },
+    marketplace: loadMarketplace(env),
+  };
+}
+
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function headerName(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const value = given(env, name) ?? fallback;
+  if (!HEADER_NAME.test(value)) throw new Error(`${name} must be an HTTP header name, got "${value}"`);
+  return value;
+}
+
+function loadMarketplace(env: NodeJS.ProcessEnv): MarketplaceSettings {
+  const object = given(env, 'QR_MANAGED_AI_BILLING_OBJECT') ?? 'managed-ai-designs';
+  // The billing header lists `object=n` pairs joined by "; ", and object names may not contain commas.
+  if (!/^[A-Za-z0-9_.-]{1,100}$/.test(object))
+    throw new Error(`QR_MANAGED_AI_BILLING_OBJECT must be letters, digits and _ . - (at most 100), got "${object}"`);
+  return {
+    userHeader: headerName(env, 'QR_MARKETPLACE_USER_HEADER', 'X-RapidAPI-User').toLowerCase(),
+    planHeader: headerName(env, 'QR_MARKETPLACE_PLAN_HEADER', 'X-RapidAPI-Subscription').toLowerCase(),
+    billingHeader: headerName(env, 'QR_MARKETPLACE_BILLING_HEADER', 'X-RapidAPI-Billing'),
+    managedAiBillingObject: object,
+    usageFlushMs: int(env, 'QR_USAGE_FLUSH_MS', 10_000),
   };
 }
 

@@ -44,6 +44,7 @@ export const ERRORS = {
   AI_QUOTA_EXCEEDED: [503, 'Every AI provider refused for quota or spend cap.'],
   INVALID_LLM_PROVIDER: [400, 'llmProvider is not one of the supported providers.'],
   INVALID_LLM_MODEL: [400, 'llmModel must be letters, digits and . _ : / - (at most 100 characters).'],
+  MANAGED_AI_QUOTA_EXCEEDED: [429, "The plan's managed-AI designs for this month are used up."],
 
   // Server
   INTERNAL_ERROR: [500, 'Unexpected internal error.'],
@@ -85,6 +86,8 @@ export interface ErrorBody {
   /** The gateway's 402 answers: where to read about and buy a Studio pack. */
   docs?: string;
   pricing?: string;
+  /** MANAGED_AI_QUOTA_EXCEEDED: when the monthly quota starts again (ISO 8601, UTC). */
+  resetAt?: string;
 }
 
 export interface ApiErrorOptions {
@@ -96,7 +99,7 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
   cause?: unknown;
   /** Fields added to the envelope, e.g. the docs and pricing links of a 402. */
-  extra?: Pick<ErrorBody, 'docs' | 'pricing'>;
+  extra?: Pick<ErrorBody, 'docs' | 'pricing' | 'resetAt'>;
 }
 
 export class ApiError extends Error {
