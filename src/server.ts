@@ -10,13 +10,21 @@ import { makeRequestAuth } from './http/auth.js';
 import { startHttp, type HttpServer } from './http/server.js';
 import type { Route } from './http/router.js';
 import { loadUws } from './http/uws.js';
-import { type MarketplaceOptions, openMarketplace } from './marketplace/index.js';
+import {
+  type Marketplace,
+  type MarketplaceOptions,
+  openMarketplace,
+  USAGE_ADMIN_PATH,
+  usageCommand,
+} from './marketplace/index.js';
 import type { Redis } from 'ioredis';
 import { connectRedis } from './redis.js';
 import { InProcessReplayMemory, RedisReplayMemory, type ReplayMemory } from './relay/replay.js';
 import { RenderCache } from './render/cache.js';
 import { RenderPool } from './render/pool.js';
 import type { Service } from './service.js';
+import { type AdminAccess, ENGINE_ADMIN, openAdminAccess } from './site/admin-access.js';
+import { type AdminRoute, adminHttpRoutes } from './site/admin-routes.js';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
@@ -34,15 +42,28 @@ export interface RunningService {
 }
 
 function routesOf(service: Service): Route[] {
-  const routes: Route[] = [
+  const routes: Route[] = service.marketplace.metered([
     ...pingRoutes(service),
     ...generateRoutes(service),
     ...contentRoutes(),
     ...aiRoutes(service),
     ...templateRoutes(service),
-  ];
+  ]);
   routes.push(...docsRoutes(service, () => routes));
   return routes;
+}
+
+/**
+ * The engine's admin API, for the CLI's usage export while this engine holds its PGlite directory (with
+ * PostgreSQL the CLI reads the database itself): loopback and this run's token, like the site's.
+ */
+function engineAdminRoutes(marketplace: Marketplace, access: () => AdminAccess | undefined): Route[] {
+  const usage: AdminRoute = {
+    method: 'POST',
+    path: USAGE_ADMIN_PATH,
+    handle: async (body) => ({ ...(await usageCommand(body, (month) => marketplace.report(month))) }),
+  };
+  return adminHttpRoutes([usage], access);
 }
 
 /** Tests: what the engine's metering runs on (a clock, shorter holds). */
@@ -66,10 +87,7 @@ export async function startService(
     );
   }
   const loaded = loadUws();
-  const marketplace = await openMarketplace(config, {
-    ...options.marketplace,
-    managedAi: { log, ...options.marketplace?.managedAi },
-  });
+  const marketplace = await openMarketplace(config, { log, ...options.marketplace });
   const pool = new RenderPool(config);
   const service: Service = {
     config,
@@ -91,12 +109,17 @@ export async function startService(
     const replay: ReplayMemory = redis
       ? new RedisReplayMemory(redis, { keyPrefix: `${config.redisKeyPrefix}relay-seen:`, log })
       : new InProcessReplayMemory();
+    const admin: { access?: AdminAccess } = {};
+    const routes = routesOf(service);
+    if (config.store.databaseUrl === undefined) routes.push(...engineAdminRoutes(marketplace, () => admin.access));
     http = await startHttp(
       { ...config, unreadHeaders: ENGINE_UNREAD_HEADERS },
-      routesOf(service),
+      routes,
       makeRequestAuth(config, replay),
       loaded,
     );
+    if (config.store.databaseUrl === undefined)
+      admin.access = openAdminAccess(config.store.dataDir, http.port, ENGINE_ADMIN);
   } catch (e) {
     redis?.disconnect();
     await pool.close();

@@ -11,7 +11,7 @@ import type { LoadedUws } from '../http/uws.js';
 import { connectRedis } from '../redis.js';
 import { openStore } from '../store/index.js';
 import { type AdminAccess, openAdminAccess } from './admin-access.js';
-import { ADMIN_COMMANDS, adminPath, answerAdmin } from './admin-routes.js';
+import { adminHttpRoutes, adminRoutes } from './admin-routes.js';
 
 export interface SiteOptions {
   /** Engine origins to relay to. */
@@ -77,7 +77,7 @@ export async function startSite(
     ...gatewayRoutes({ accounts, limiter, engine, settings: config.site }),
     // With PostgreSQL the CLI opens the store itself (many writers are fine); only a PGlite directory,
     // which has one writer, is administered through the running site.
-    ...(store.databaseUrl === undefined ? adminHttpRoutes(accounts, admin) : []),
+    ...(store.databaseUrl === undefined ? adminHttpRoutes(adminRoutes(accounts), () => admin.access) : []),
   ];
   const http = await startHttp(
     {
@@ -105,29 +105,4 @@ export async function startSite(
       await db.close();
     },
   };
-}
-
-/** The admin API for the CLI: loopback and this run's token, checked before anything else is read. */
-function adminHttpRoutes(accounts: Accounts, admin: { access?: AdminAccess }): Route[] {
-  return ADMIN_COMMANDS.map((command) => ({
-    method: 'POST',
-    path: adminPath(command),
-    auth: 'public',
-    handler: async (ctx) => {
-      const access = admin.access;
-      if (access === undefined) throw new Error('admin API used before the site listens');
-      const answer = await answerAdmin(
-        {
-          method: ctx.method,
-          path: ctx.path,
-          body: await ctx.body(),
-          authorization: ctx.headers.authorization,
-          remoteAddress: ctx.remoteAddress,
-        },
-        accounts,
-        access,
-      );
-      ctx.reply.json(answer.status, answer.body, answer.headers);
-    },
-  }));
 }

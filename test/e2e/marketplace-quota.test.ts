@@ -6,8 +6,7 @@
  * concurrent calls of one user are counted exactly. Every delivered file is decoded.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AiSettings } from '../../src/ai/settings.js';
-import { baseUrlOf, type FakeVendor, startFakeVendor, success } from '../ai/fake-vendor.js';
+import { type FakeVendor, managedByFakeGroq, startFakeVendor, success } from '../ai/fake-vendor.js';
 import { type Answer, answerOf } from '../helpers/answers.js';
 import {
   DRIVERS,
@@ -29,15 +28,6 @@ const DESIGN = {
 const BRIEF = { content: CONTENT, prompt: 'warm bakery colours', outputWidth: 128 };
 const MANAGED = '/api/qr/ai/generate-managed';
 const BILLING = 'x-rapidapi-billing';
-
-const aiSettings = (groq: FakeVendor): AiSettings => ({
-  baseUrls: { groq: baseUrlOf(groq, 'openai') },
-  managedKeys: { groq: GROQ_KEY },
-  managedChain: [{ providerId: 'groq' }],
-  serverChain: [],
-  perAttemptMs: 10_000,
-  totalMs: 20_000,
-});
 
 /** How many answers came with each status and code, e.g. `{ '200': 5, '429 MANAGED_AI_QUOTA_EXCEEDED': 195 }`. */
 function tally(answers: Answer[]): Record<string, number> {
@@ -87,9 +77,13 @@ function quotaSuite(driver: DriverName): void {
         dataDir: 'memory://',
         keyPepper: undefined,
       };
-      svc = await startTestService({ ai: aiSettings(groq), maxQueue: 1000, ...(store && { store }) }, () => {}, {
-        marketplace: { managedAi: { clock: clock.now } },
-      });
+      svc = await startTestService(
+        { ai: managedByFakeGroq(groq, GROQ_KEY), maxQueue: 1000, ...(store && { store }) },
+        () => {},
+        {
+          marketplace: { managedAi: { clock: clock.now } },
+        },
+      );
     });
     afterAll(async () => {
       await svc?.close();
