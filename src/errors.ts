@@ -74,6 +74,10 @@ export const ERRORS = {
   customer_exists: [409, 'A customer with that e-mail address already exists.'],
   admin_loopback_only: [403, 'The admin API answers loopback clients only.'],
   invalid_admin_token: [401, 'Missing or invalid admin token.'],
+
+  // The site's checkout.
+  withdrawal_waiver_required: [400, 'Both boxes of the waiver of the right of withdrawal must be ticked.'],
+  checkout_unavailable: [503, 'Checkout is not available on this site.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -88,6 +92,8 @@ export interface ErrorBody {
   pricing?: string;
   /** MANAGED_AI_QUOTA_EXCEEDED: when the monthly quota starts again (ISO 8601, UTC). */
   resetAt?: string;
+  /** A human sentence beside an `error` that is itself a code (withdrawal_waiver_required, as the seed has it). */
+  message?: string;
 }
 
 export interface ApiErrorOptions {
@@ -99,7 +105,7 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
   cause?: unknown;
   /** Fields added to the envelope, e.g. the docs and pricing links of a 402. */
-  extra?: Pick<ErrorBody, 'docs' | 'pricing' | 'resetAt'>;
+  extra?: Pick<ErrorBody, 'docs' | 'pricing' | 'resetAt' | 'message'>;
 }
 
 export class ApiError extends Error {

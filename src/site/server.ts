@@ -1,6 +1,10 @@
 import { type AccountsOptions, createAccounts, resolvePepper, startMaintenance } from '../accounts/index.js';
 import type { Accounts } from '../accounts/types.js';
-import type { Config } from '../config.js';
+import { CATALOGUE } from '../checkout/catalogue.js';
+import { Checkout } from '../checkout/checkout.js';
+import { type PaymentProvider, TEST_MODE } from '../checkout/payments.js';
+import { checkoutRoutes } from '../checkout/routes.js';
+import { type Config, isLoopback } from '../config.js';
 import { EngineClient } from '../gateway/engine-client.js';
 import { gatewayRoutes } from '../gateway/gateway.js';
 import { CustomerLimiter } from '../gateway/limits.js';
@@ -37,6 +41,24 @@ const SITE_AUTH: RequestAuth = {
 };
 
 /**
+ * Who takes the money for packs. Without a payment provider the site sells in test mode (every order paid
+ * at once, no money moved), only on a loopback address, and says so, as the engine does of its open mode;
+ * on any other address it sells nothing.
+ */
+function paymentProvider(config: Config, log: (msg: string) => void): PaymentProvider | undefined {
+  if (isLoopback(config.host)) {
+    log(
+      `Checkout runs in TEST MODE: no payment provider is configured, so every order is paid at once and no money moves (loopback only, ${config.host}).`,
+    );
+    return TEST_MODE;
+  }
+  log(
+    `No payment provider is configured and HOST=${config.host} is not loopback: checkout is off (503 checkout_unavailable).`,
+  );
+  return undefined;
+}
+
+/**
  * The consumer site: the /api/v1 gateway, the direct consumer endpoints and the admin API, on its own port,
  * over the account store (PGlite in the data directory, or PostgreSQL). It keeps no render state; every
  * call is checked here and relayed, signed, to an engine.
@@ -65,6 +87,7 @@ export async function startSite(
   // Engines accept the current and the previous secret; signing with every configured one serves both
   // sides of a rotation.
   const engine = new EngineClient(options.engineUrls, config.internalSecrets, config.site.engineTimeoutMs);
+  const checkout = new Checkout(accounts, CATALOGUE, paymentProvider(config, log));
   const admin: { access?: AdminAccess } = {};
   const routes: Route[] = [
     {
@@ -75,6 +98,7 @@ export async function startSite(
       handler: (ctx) => ctx.reply.json(200, { success: true, status: 'ok', role: 'site' }),
     },
     ...gatewayRoutes({ accounts, limiter, engine, settings: config.site }),
+    ...checkoutRoutes({ checkout, catalogue: CATALOGUE, limiter }),
     // With PostgreSQL the CLI opens the store itself (many writers are fine); only a PGlite directory,
     // which has one writer, is administered through the running site.
     ...(store.databaseUrl === undefined ? adminHttpRoutes(adminRoutes(accounts), () => admin.access) : []),

@@ -55,8 +55,12 @@ describe.each(DRIVERS)('migrations on %s', (driver) => {
       'managed_ai_holds',
       'managed_ai_usage',
       'marketplace_usage',
+      'orders',
       'packs',
+      'payment_events',
+      'payment_refunds',
       'schema_migrations',
+      'withdrawal_waivers',
     ]);
     expect(await migrate(t.db, { schema: t.schema })).toEqual({ applied: [] });
     expect(await tables()).toEqual(before);

@@ -1,5 +1,6 @@
 import { sql as accounts } from './001-accounts.js';
 import { sql as marketplace } from './002-marketplace.js';
+import { sql as orders } from './003-orders.js';
 
 export interface Migration {
   /** Applied in this order, each once; never renumber or edit one that has shipped. */
@@ -16,4 +17,5 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'accounts', sql: accounts },
   { version: 2, name: 'marketplace', sql: marketplace },
+  { version: 3, name: 'orders', sql: orders },
 ];
