@@ -106,6 +106,25 @@ export interface SiteSettings {
   /** Links carried by the 402 answers. */
   docsUrl: string;
   pricingUrl: string;
+  /** Who takes the money for packs; none: test mode on loopback, no checkout elsewhere. */
+  payments: PaymentSettings;
+}
+
+export interface PaymentSettings {
+  /** STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (both or neither); undefined: no payment provider. */
+  stripe: StripeSettings | undefined;
+  /**
+   * QR_CHECKOUT_RETURN_URL (default the pricing page): where Stripe sends the buyer back, with
+   * `checkout=success&session_id=…` or `checkout=cancelled` added.
+   */
+  returnUrl: string;
+}
+
+export interface StripeSettings {
+  secretKey: string;
+  webhookSecret: string;
+  /** QR_STRIPE_API_URL, for a local stand-in of Stripe's API (tests, stripe-mock); unset: api.stripe.com. */
+  api: { protocol: 'http' | 'https'; host: string; port: number } | undefined;
 }
 
 export interface StoreConfig {
@@ -172,9 +191,46 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       engineTimeoutMs: int(env, 'QR_ENGINE_TIMEOUT_MS', 60_000, 1),
       docsUrl: given(env, 'QR_DOCS_URL') ?? `${siteOrigin}/docs`,
       pricingUrl: given(env, 'QR_PRICING_URL') ?? `${siteOrigin}/pricing`,
+      payments: {
+        stripe: loadStripe(env),
+        returnUrl: httpUrl(env, 'QR_CHECKOUT_RETURN_URL') ?? given(env, 'QR_PRICING_URL') ?? `${siteOrigin}/pricing`,
+      },
     },
     marketplace: loadMarketplace(env),
   };
+}
+
+/** An http(s) URL variable; a malformed one is refused by name. */
+function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const url = given(env, name);
+  if (url !== undefined && !/^https?:\/\/[^/?#\s]+/.test(url))
+    throw new Error(`${name} must be an http(s) URL, got "${url}"`);
+  return url;
+}
+
+/** Stripe's keys, both or neither; their values are never echoed (they are secrets). */
+function loadStripe(env: NodeJS.ProcessEnv): StripeSettings | undefined {
+  const secretKey = given(env, 'STRIPE_SECRET_KEY');
+  const webhookSecret = given(env, 'STRIPE_WEBHOOK_SECRET');
+  if (secretKey === undefined) {
+    if (webhookSecret !== undefined) throw new Error('STRIPE_WEBHOOK_SECRET is set without STRIPE_SECRET_KEY');
+    return undefined;
+  }
+  if (!/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/.test(secretKey))
+    throw new Error('STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_… or rk_…)');
+  if (webhookSecret === undefined)
+    throw new Error('STRIPE_SECRET_KEY needs STRIPE_WEBHOOK_SECRET: payments are fulfilled from signed webhooks only');
+  if (!/^whsec_[A-Za-z0-9+/=]+$/.test(webhookSecret))
+    throw new Error("STRIPE_WEBHOOK_SECRET must be the endpoint's signing secret (whsec_…)");
+  const apiUrl = given(env, 'QR_STRIPE_API_URL');
+  let api: StripeSettings['api'];
+  if (apiUrl !== undefined) {
+    const m = /^(https?):\/\/([^/:?#\s]+|\[[0-9a-fA-F:]+\])(?::(\d+))?\/?$/.exec(apiUrl);
+    if (m === null) throw new Error(`QR_STRIPE_API_URL must be an http(s) origin, got "${apiUrl}"`);
+    const protocol = m[1] as 'http' | 'https';
+    api = { protocol, host: m[2]!, port: m[3] === undefined ? (protocol === 'https' ? 443 : 80) : Number(m[3]) };
+  }
+  return { secretKey, webhookSecret, api };
 }
 
 /** An HTTP header name (RFC 9110 token). */

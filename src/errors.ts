@@ -78,6 +78,10 @@ export const ERRORS = {
   // The site's checkout.
   withdrawal_waiver_required: [400, 'Both boxes of the waiver of the right of withdrawal must be ticked.'],
   checkout_unavailable: [503, 'Checkout is not available on this site.'],
+  invalid_webhook_signature: [
+    400,
+    'The webhook signature does not verify: not from the payment provider, altered, or too old.',
+  ],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

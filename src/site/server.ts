@@ -4,6 +4,8 @@ import { CATALOGUE } from '../checkout/catalogue.js';
 import { Checkout } from '../checkout/checkout.js';
 import { type PaymentProvider, TEST_MODE } from '../checkout/payments.js';
 import { checkoutRoutes } from '../checkout/routes.js';
+import { StripePayments } from '../checkout/stripe.js';
+import { STRIPE_WEBHOOK_PATH, stripeWebhookRoute } from '../checkout/stripe-webhook.js';
 import { type Config, isLoopback } from '../config.js';
 import { EngineClient } from '../gateway/engine-client.js';
 import { gatewayRoutes } from '../gateway/gateway.js';
@@ -41,11 +43,18 @@ const SITE_AUTH: RequestAuth = {
 };
 
 /**
- * Who takes the money for packs. Without a payment provider the site sells in test mode (every order paid
- * at once, no money moved), only on a loopback address, and says so, as the engine does of its open mode;
- * on any other address it sells nothing.
+ * Who takes the money for packs: Stripe when configured. Without a payment provider the site sells in test
+ * mode (every order paid at once, no money moved), only on a loopback address, and says so, as the engine
+ * does of its open mode; on any other address it sells nothing.
  */
-function paymentProvider(config: Config, log: (msg: string) => void): PaymentProvider | undefined {
+function paymentProvider(config: Config, accounts: Accounts, log: (msg: string) => void): PaymentProvider | undefined {
+  const { stripe } = config.site.payments;
+  if (stripe !== undefined) {
+    log(
+      `Checkout through Stripe${stripe.api ? ` at ${stripe.api.protocol}://${stripe.api.host}:${stripe.api.port}` : ''}; orders are fulfilled from its webhooks at ${STRIPE_WEBHOOK_PATH}.`,
+    );
+    return new StripePayments(stripe, config.site.payments, accounts);
+  }
   if (isLoopback(config.host)) {
     log(
       `Checkout runs in TEST MODE: no payment provider is configured, so every order is paid at once and no money moves (loopback only, ${config.host}).`,
@@ -87,7 +96,8 @@ export async function startSite(
   // Engines accept the current and the previous secret; signing with every configured one serves both
   // sides of a rotation.
   const engine = new EngineClient(options.engineUrls, config.internalSecrets, config.site.engineTimeoutMs);
-  const checkout = new Checkout(accounts, CATALOGUE, paymentProvider(config, log));
+  const provider = paymentProvider(config, accounts, log);
+  const checkout = new Checkout(accounts, CATALOGUE, provider);
   const admin: { access?: AdminAccess } = {};
   const routes: Route[] = [
     {
@@ -99,6 +109,7 @@ export async function startSite(
     },
     ...gatewayRoutes({ accounts, limiter, engine, settings: config.site }),
     ...checkoutRoutes({ checkout, catalogue: CATALOGUE, limiter }),
+    ...(provider instanceof StripePayments ? [stripeWebhookRoute(provider, checkout, accounts)] : []),
     // With PostgreSQL the CLI opens the store itself (many writers are fine); only a PGlite directory,
     // which has one writer, is administered through the running site.
     ...(store.databaseUrl === undefined ? adminHttpRoutes(adminRoutes(accounts), () => admin.access) : []),
