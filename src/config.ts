@@ -1,7 +1,9 @@
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { MODEL_ID } from './ai/attempts.js';
 import { getProvider, isProviderId, PROVIDER_IDS } from './ai/providers.js';
 import { DEFAULT_AI_SETTINGS, type AiSettings, type ChainStep } from './ai/settings.js';
+import { isMemoryDataDir } from './store/data-dir.js';
 import { assertSchemaName } from './store/db.js';
 
 /** Each consumer request counts against the limit of its own class only. */
@@ -108,6 +110,18 @@ export interface SiteSettings {
   pricingUrl: string;
   /** Who takes the money for packs; none: test mode on loopback, no checkout elsewhere. */
   payments: PaymentSettings;
+  /** How buyers get their receipt. */
+  receipts: ReceiptSettings;
+}
+
+/** A receipt goes by SMTP when SMTP_URL is set, else into an outbox folder; with neither it waits. */
+export interface ReceiptSettings {
+  /** SMTP_URL: smtp://[user:pass@]host[:port] or smtps://…; never logged (it may hold a password). */
+  smtpUrl: string | undefined;
+  /** QR_MAIL_FROM: the receipts' sender. */
+  from: string;
+  /** QR_OUTBOX_DIR, default `<QR_DATA_DIR>/outbox` (none with a memory:// data directory). */
+  outboxDir: string | undefined;
 }
 
 export interface PaymentSettings {
@@ -195,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         stripe: loadStripe(env),
         returnUrl: httpUrl(env, 'QR_CHECKOUT_RETURN_URL') ?? given(env, 'QR_PRICING_URL') ?? `${siteOrigin}/pricing`,
       },
+      receipts: loadReceipts(env),
     },
     marketplace: loadMarketplace(env),
   };
@@ -206,6 +221,18 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
   if (url !== undefined && !/^https?:\/\/[^/?#\s]+/.test(url))
     throw new Error(`${name} must be an http(s) URL, got "${url}"`);
   return url;
+}
+
+function loadReceipts(env: NodeJS.ProcessEnv): ReceiptSettings {
+  const smtpUrl = given(env, 'SMTP_URL');
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/?#\s]+\/?(\?.*)?$/.test(smtpUrl))
+    throw new Error('SMTP_URL must be an smtp:// or smtps:// URL');
+  const from = given(env, 'QR_MAIL_FROM') ?? 'qrfarm <receipts@localhost>';
+  if (!/^([^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(from))
+    throw new Error(`QR_MAIL_FROM must be an address, or a name and <address>, got "${from}"`);
+  const dataDir = given(env, 'QR_DATA_DIR') ?? './data';
+  const outboxDir = given(env, 'QR_OUTBOX_DIR') ?? (isMemoryDataDir(dataDir) ? undefined : join(dataDir, 'outbox'));
+  return { smtpUrl, from, outboxDir };
 }
 
 /** Stripe's keys, both or neither; their values are never echoed (they are secrets). */

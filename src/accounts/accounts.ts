@@ -17,6 +17,7 @@ import {
 } from './orders.js';
 import { ActivePackCache } from './pack-cache.js';
 import { activePack, grantPack, listPacks, refundPack } from './packs.js';
+import { claimReceipts, receiptFailed, receiptSent, receiptState } from './receipts.js';
 import type { Accounts, Clock } from './types.js';
 
 export interface AccountsOptions {
@@ -125,6 +126,10 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
       return outcome;
     },
     checkoutClosed: (closed) => checkoutClosed(db, closed, clock()),
+    claimReceipts: (leaseMs, limit) => claimReceipts(db, clock(), leaseMs, limit),
+    receiptSent: (orderId, messageId) => receiptSent(db, orderId, messageId, clock()),
+    receiptFailed: (orderId, retryInMs) => receiptFailed(db, orderId, clock(), retryInMs),
+    receipt: (orderId) => receiptState(db, orderId),
 
     keyRevocationFeed: () => verifier.feedState(),
     close: () => verifier.close(),

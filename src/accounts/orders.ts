@@ -178,6 +178,12 @@ export async function paymentSucceeded(db: Db, p: PaymentSucceeded, now: Date): 
         p.checkoutSessionId ?? null,
       ],
     );
+    // The receipt, in the same transaction: a paid order always has one to send (src/accounts/receipts.ts).
+    if (pack !== undefined)
+      await tx.query(
+        `INSERT INTO receipts (order_id, state, next_attempt_at, created_at) VALUES ($1, 'pending', $2, $2)`,
+        [order.id, now],
+      );
     const updated = (await getOrder(tx, order.id))!;
     return pack === undefined
       ? { outcome: 'refunded_first', order: updated }

@@ -181,6 +181,15 @@ export type RefundOutcome =
   | { outcome: 'recorded' }
   | { outcome: 'duplicate_event' };
 
+/** A paid order's receipt: sent once delivered to the mail server (or written to the outbox). */
+export interface ReceiptState {
+  state: 'pending' | 'sent';
+  /** Claims so far, the successful one included. */
+  attempts: number;
+  sentAt: Date | null;
+  messageId: string | null;
+}
+
 export interface CheckoutClosed {
   orderId: string;
   event?: ProviderEvent;
@@ -264,6 +273,12 @@ export interface Accounts {
   /** Ends the pack of a fully refunded payment; this instance's gateway refuses it at once, others within 5 s. */
   paymentRefunded(refund: PaymentRefunded): Promise<RefundOutcome>;
   checkoutClosed(closed: CheckoutClosed): Promise<void>;
+  /** Receipts of paid orders waiting to be sent, claimed for `leaseMs` (src/accounts/receipts.ts); order ids. */
+  claimReceipts(leaseMs: number, limit: number): Promise<string[]>;
+  receiptSent(orderId: string, messageId: string): Promise<void>;
+  /** A send that failed, to be tried again `retryInMs` from now. */
+  receiptFailed(orderId: string, retryInMs: number): Promise<void>;
+  receipt(orderId: string): Promise<ReceiptState | null>;
 
   /** Whether revocations from other instances arrive by Redis pub/sub (`off`: no REDIS_URL). */
   keyRevocationFeed(): 'off' | 'listening' | 'down';

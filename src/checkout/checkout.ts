@@ -35,6 +35,8 @@ export class Checkout {
     private readonly catalogue: Catalogue,
     /** Undefined: no provider and not on loopback, so nothing can be sold here. */
     readonly provider: PaymentProvider | undefined,
+    /** Told when an order has been paid, to send its receipt now rather than at the next sweep. */
+    private readonly onPaid: () => void = () => {},
   ) {}
 
   /** A checkout body → an order, paid at once in test mode, else waiting on the provider's page. */
@@ -74,8 +76,10 @@ export class Checkout {
     };
   }
 
-  /** A payment went through: the order's pack, granted once. */
-  fulfil(payment: PaymentSucceeded): Promise<Fulfilment> {
-    return this.accounts.paymentSucceeded(payment);
+  /** A payment went through: the order's pack, granted once, and its receipt on its way. */
+  async fulfil(payment: PaymentSucceeded): Promise<Fulfilment> {
+    const done = await this.accounts.paymentSucceeded(payment);
+    if (done.outcome === 'granted') this.onPaid();
+    return done;
   }
 }

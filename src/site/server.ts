@@ -3,6 +3,7 @@ import type { Accounts } from '../accounts/types.js';
 import { CATALOGUE } from '../checkout/catalogue.js';
 import { Checkout } from '../checkout/checkout.js';
 import { type PaymentProvider, TEST_MODE } from '../checkout/payments.js';
+import { describeDestination, ReceiptSender, receiptDestination } from '../checkout/receipts.js';
 import { checkoutRoutes } from '../checkout/routes.js';
 import { StripePayments } from '../checkout/stripe.js';
 import { STRIPE_WEBHOOK_PATH, stripeWebhookRoute } from '../checkout/stripe-webhook.js';
@@ -97,7 +98,10 @@ export async function startSite(
   // sides of a rotation.
   const engine = new EngineClient(options.engineUrls, config.internalSecrets, config.site.engineTimeoutMs);
   const provider = paymentProvider(config, accounts, log);
-  const checkout = new Checkout(accounts, CATALOGUE, provider);
+  const destination = receiptDestination(config.site.receipts);
+  log(describeDestination(destination));
+  const receipts = destination && new ReceiptSender(accounts, CATALOGUE, destination, config.site.receipts.from, log);
+  const checkout = new Checkout(accounts, CATALOGUE, provider, () => void receipts?.deliverPending());
   const admin: { access?: AdminAccess } = {};
   const routes: Route[] = [
     {
@@ -133,6 +137,7 @@ export async function startSite(
     accounts,
     close: async () => {
       http.close();
+      await receipts?.close();
       await stopMaintenance();
       await engine.close();
       await accounts.close();

@@ -7,7 +7,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import catalogue from '../../src/checkout/catalogue.json' with { type: 'json' };
-import texts from '../../src/checkout/waiver-texts.json' with { type: 'json' };
 import {
   type Consumer,
   type ConsumerStore,
@@ -30,8 +29,8 @@ import {
   startFakeStripe,
   stripeEvent,
 } from '../helpers/stripe.js';
+import { GIVEN_WAIVER } from '../helpers/waiver.js';
 
-const WAIVER = { consent: true, acknowledgement: true, textVersion: texts.current };
 const STUDIO = catalogue.offers.find((o) => o.id === 'studio')!;
 
 function stripeSuite(driver: DriverName): void {
@@ -46,7 +45,7 @@ function stripeSuite(driver: DriverName): void {
     async function checkout(): Promise<{ orderId: string; customerId: string; session: FakeSession; key: string }> {
       const email = `stripe-${driver}-${process.pid}-${buyers++}@example.com`;
       const a = await call(c.siteUrl, '/api/checkout', {
-        body: { packId: 'studio', email, withdrawalWaiver: WAIVER },
+        body: { packId: 'studio', email, withdrawalWaiver: GIVEN_WAIVER },
       });
       expect(a.status).toBe(200);
       const session = stripe.sessions.at(-1)!;
@@ -204,7 +203,7 @@ function stripeSuite(driver: DriverName): void {
       const before = stripe.sessions.length;
       stripe.failNext(3);
       const a = await call(c.siteUrl, '/api/checkout', {
-        body: { packId: 'studio', email: `down-${driver}@example.com`, withdrawalWaiver: WAIVER },
+        body: { packId: 'studio', email: `down-${driver}@example.com`, withdrawalWaiver: GIVEN_WAIVER },
       });
       expect(refusal(a)).toEqual({ status: 503, success: false, code: 'checkout_unavailable' });
       expect(a.headers.get('retry-after')).toBe('5');
@@ -214,7 +213,7 @@ function stripeSuite(driver: DriverName): void {
         body: {
           packId: 'studio',
           email: `down-${driver}@example.com`,
-          withdrawalWaiver: { ...WAIVER, consent: false },
+          withdrawalWaiver: { ...GIVEN_WAIVER, consent: false },
         },
       });
       expect(refusal(noWaiver).code).toBe('withdrawal_waiver_required');

@@ -5,10 +5,8 @@
  * stored with its text version, hash, time and order), a Studio pack that opens the gateway at once, and a
  * top-up that adds credits but no access.
  */
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import catalogue from '../../src/checkout/catalogue.json' with { type: 'json' };
-import texts from '../../src/checkout/waiver-texts.json' with { type: 'json' };
 import {
   type Consumer,
   type ConsumerStore,
@@ -19,10 +17,7 @@ import {
   startConsumer,
 } from '../helpers/consumer.js';
 import { DRIVERS, type DriverName } from '../helpers/databases.js';
-
-const VERSION = texts.current as keyof typeof texts.texts;
-const TEXT = texts.texts[VERSION];
-const WAIVER = { consent: true, acknowledgement: true, textVersion: VERSION };
+import { GIVEN_WAIVER, WAIVER_SHA256, WAIVER_TEXT, WAIVER_VERSION } from '../helpers/waiver.js';
 
 function checkoutSuite(driver: DriverName): void {
   describe(`checkout in test mode, accounts on ${driver}`, () => {
@@ -62,7 +57,11 @@ function checkoutSuite(driver: DriverName): void {
           currency: catalogue.currency,
           validMonths,
         })),
-        withdrawalWaiver: { textVersion: VERSION, consent: TEXT.consent, acknowledgement: TEXT.acknowledgement },
+        withdrawalWaiver: {
+          textVersion: WAIVER_VERSION,
+          consent: WAIVER_TEXT.consent,
+          acknowledgement: WAIVER_TEXT.acknowledgement,
+        },
       });
       expect(a.body.packs[0]).toMatchObject({ id: 'studio', kind: 'studio', validMonths: 12 });
     });
@@ -70,12 +69,12 @@ function checkoutSuite(driver: DriverName): void {
     it('refuses a checkout without either box ticked, with the seed’s answer, and stores nothing', async () => {
       const buyer = email();
       const refusals = [
-        { waiver: { ...WAIVER, consent: false }, field: 'withdrawalWaiver.consent' },
-        { waiver: { ...WAIVER, acknowledgement: false }, field: 'withdrawalWaiver.acknowledgement' },
-        { waiver: { textVersion: VERSION }, field: 'withdrawalWaiver.consent' },
-        { waiver: { ...WAIVER, consent: 'true' }, field: 'withdrawalWaiver.consent' },
-        { waiver: { ...WAIVER, acknowledgement: 1 }, field: 'withdrawalWaiver.acknowledgement' },
-        { waiver: { ...WAIVER, textVersion: 'some-other-text' }, field: 'withdrawalWaiver.textVersion' },
+        { waiver: { ...GIVEN_WAIVER, consent: false }, field: 'withdrawalWaiver.consent' },
+        { waiver: { ...GIVEN_WAIVER, acknowledgement: false }, field: 'withdrawalWaiver.acknowledgement' },
+        { waiver: { textVersion: WAIVER_VERSION }, field: 'withdrawalWaiver.consent' },
+        { waiver: { ...GIVEN_WAIVER, consent: 'true' }, field: 'withdrawalWaiver.consent' },
+        { waiver: { ...GIVEN_WAIVER, acknowledgement: 1 }, field: 'withdrawalWaiver.acknowledgement' },
+        { waiver: { ...GIVEN_WAIVER, textVersion: 'some-other-text' }, field: 'withdrawalWaiver.textVersion' },
         { waiver: undefined, field: 'withdrawalWaiver.consent' },
       ];
       for (const { waiver, field } of refusals) {
@@ -95,7 +94,7 @@ function checkoutSuite(driver: DriverName): void {
     it('a Studio pack with both boxes ticked: paid at once, the gateway open, the waiver kept with its hash', async () => {
       const buyer = email();
       const before = Date.now();
-      const a = await buy({ packId: 'studio', email: buyer, withdrawalWaiver: WAIVER });
+      const a = await buy({ packId: 'studio', email: buyer, withdrawalWaiver: GIVEN_WAIVER });
       expect(a.status).toBe(200);
       expect(a.body).toMatchObject({ success: true, status: 'paid', testMode: true, credits: 100 });
       const customer = await c.accounts.customerByEmail(buyer);
@@ -115,8 +114,11 @@ function checkoutSuite(driver: DriverName): void {
         packId: a.body.packId,
       });
       const waiver = await c.accounts.waiver(a.body.orderId);
-      const sha256 = createHash('sha256').update(`${TEXT.consent}\n${TEXT.acknowledgement}`, 'utf8').digest();
-      expect(waiver).toEqual({ textVersion: VERSION, textSha256: new Uint8Array(sha256), givenAt: expect.any(Date) });
+      expect(waiver).toEqual({
+        textVersion: WAIVER_VERSION,
+        textSha256: new Uint8Array(WAIVER_SHA256),
+        givenAt: expect.any(Date),
+      });
       expect(waiver!.givenAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
 
       const pack = await c.accounts.activePack(customer!.id);
@@ -129,7 +131,7 @@ function checkoutSuite(driver: DriverName): void {
 
     it('a top-up adds credits but opens nothing; with a Studio pack the credits add up', async () => {
       const buyer = email();
-      const topup = await buy({ packId: 'topup-100', email: buyer, withdrawalWaiver: WAIVER });
+      const topup = await buy({ packId: 'topup-100', email: buyer, withdrawalWaiver: GIVEN_WAIVER });
       expect(topup.body).toMatchObject({ status: 'paid', credits: 100 });
       const customerId = topup.body.customerId as string;
       const { key } = await c.accounts.issueKey(customerId);
@@ -138,7 +140,7 @@ function checkoutSuite(driver: DriverName): void {
         success: false,
         code: 'studio_required',
       });
-      const studio = await buy({ packId: 'studio', email: buyer.toUpperCase(), withdrawalWaiver: WAIVER });
+      const studio = await buy({ packId: 'studio', email: buyer.toUpperCase(), withdrawalWaiver: GIVEN_WAIVER });
       expect(studio.body.customerId).toBe(customerId);
       expect((await call(c.siteUrl, '/api/v1/ping', { key })).status).toBe(200);
       expect(await c.accounts.balance(customerId)).toEqual({ available: 200, reserved: 0 });
@@ -153,10 +155,13 @@ function checkoutSuite(driver: DriverName): void {
           field,
         });
       };
-      await expectInvalid({ packId: 'gold', email: email(), withdrawalWaiver: WAIVER }, 'packId');
-      await expectInvalid({ packId: 'studio', email: 'not-an-address', withdrawalWaiver: WAIVER }, 'email');
-      await expectInvalid({ packId: 'studio', withdrawalWaiver: WAIVER }, 'email');
-      await expectInvalid({ packId: 'studio', email: email(), withdrawalWaiver: WAIVER, coupon: 'FREE' }, 'coupon');
+      await expectInvalid({ packId: 'gold', email: email(), withdrawalWaiver: GIVEN_WAIVER }, 'packId');
+      await expectInvalid({ packId: 'studio', email: 'not-an-address', withdrawalWaiver: GIVEN_WAIVER }, 'email');
+      await expectInvalid({ packId: 'studio', withdrawalWaiver: GIVEN_WAIVER }, 'email');
+      await expectInvalid(
+        { packId: 'studio', email: email(), withdrawalWaiver: GIVEN_WAIVER, coupon: 'FREE' },
+        'coupon',
+      );
       await expectInvalid('{"packId":', undefined);
       await expectInvalid('[]', undefined);
     });

@@ -59,6 +59,7 @@ describe.each(DRIVERS)('migrations on %s', (driver) => {
       'packs',
       'payment_events',
       'payment_refunds',
+      'receipts',
       'schema_migrations',
       'withdrawal_waivers',
     ]);
