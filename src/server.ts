@@ -41,16 +41,17 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+/** Every engine route, each marketplace call counted by the usage meter. */
 function routesOf(service: Service): Route[] {
-  const routes: Route[] = service.marketplace.metered([
+  const routes: Route[] = [
     ...pingRoutes(service),
     ...generateRoutes(service),
     ...contentRoutes(),
     ...aiRoutes(service),
     ...templateRoutes(service),
-  ]);
+  ];
   routes.push(...docsRoutes(service, () => routes));
-  return routes;
+  return service.marketplace.metered(routes);
 }
 
 /**
