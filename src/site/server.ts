@@ -5,7 +5,7 @@ import { Checkout } from '../checkout/checkout.js';
 import { type PaymentProvider, TEST_MODE } from '../checkout/payments.js';
 import { describeDestination, ReceiptSender, receiptDestination } from '../checkout/receipts.js';
 import { checkoutRoutes } from '../checkout/routes.js';
-import { StripePayments } from '../checkout/stripe.js';
+import type { StripePayments } from '../checkout/stripe.js';
 import { STRIPE_WEBHOOK_PATH, stripeWebhookRoute } from '../checkout/stripe-webhook.js';
 import { type Config, isLoopback } from '../config.js';
 import { EngineClient } from '../gateway/engine-client.js';
@@ -48,24 +48,31 @@ const SITE_AUTH: RequestAuth = {
  * mode (every order paid at once, no money moved), only on a loopback address, and says so, as the engine
  * does of its open mode; on any other address it sells nothing.
  */
-function paymentProvider(config: Config, accounts: Accounts, log: (msg: string) => void): PaymentProvider | undefined {
+async function paymentProvider(
+  config: Config,
+  accounts: Accounts,
+  log: (msg: string) => void,
+): Promise<{ provider: PaymentProvider | undefined; stripe?: StripePayments }> {
   const { stripe } = config.site.payments;
   if (stripe !== undefined) {
     log(
       `Checkout through Stripe${stripe.api ? ` at ${stripe.api.protocol}://${stripe.api.host}:${stripe.api.port}` : ''}; orders are fulfilled from its webhooks at ${STRIPE_WEBHOOK_PATH}.`,
     );
-    return new StripePayments(stripe, config.site.payments, accounts);
+    // Loaded only here: the stripe package takes a quarter of a second to load, which a site without it saves.
+    const { StripePayments } = await import('../checkout/stripe.js');
+    const payments = new StripePayments(stripe, config.site.payments, accounts);
+    return { provider: payments, stripe: payments };
   }
   if (isLoopback(config.host)) {
     log(
       `Checkout runs in TEST MODE: no payment provider is configured, so every order is paid at once and no money moves (loopback only, ${config.host}).`,
     );
-    return TEST_MODE;
+    return { provider: TEST_MODE };
   }
   log(
     `No payment provider is configured and HOST=${config.host} is not loopback: checkout is off (503 checkout_unavailable).`,
   );
-  return undefined;
+  return { provider: undefined };
 }
 
 /**
@@ -97,7 +104,7 @@ export async function startSite(
   // Engines accept the current and the previous secret; signing with every configured one serves both
   // sides of a rotation.
   const engine = new EngineClient(options.engineUrls, config.internalSecrets, config.site.engineTimeoutMs);
-  const provider = paymentProvider(config, accounts, log);
+  const { provider, stripe } = await paymentProvider(config, accounts, log);
   const destination = receiptDestination(config.site.receipts);
   log(describeDestination(destination));
   const receipts = destination && new ReceiptSender(accounts, CATALOGUE, destination, config.site.receipts.from, log);
@@ -113,7 +120,7 @@ export async function startSite(
     },
     ...gatewayRoutes({ accounts, limiter, engine, settings: config.site }),
     ...checkoutRoutes({ checkout, catalogue: CATALOGUE, limiter }),
-    ...(provider instanceof StripePayments ? [stripeWebhookRoute(provider, checkout, accounts)] : []),
+    ...(stripe === undefined ? [] : [stripeWebhookRoute(stripe, checkout, accounts)]),
     // With PostgreSQL the CLI opens the store itself (many writers are fine); only a PGlite directory,
     // which has one writer, is administered through the running site.
     ...(store.databaseUrl === undefined ? adminHttpRoutes(adminRoutes(accounts), () => admin.access) : []),
