@@ -18,7 +18,8 @@ const STANDARD = 'https://example.com/some/path?utm_source=qr&id=';
 
 const main = fileURLToPath(new URL('../src/main.js', import.meta.url));
 const server = spawn(process.execPath, [main], {
-  env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', QR_ROLE: 'engine' },
+  // The engine's metering store in memory unless told otherwise: a running `npm start` holds ./data's.
+  env: { QR_DATA_DIR: 'memory://', ...process.env, PORT: String(PORT), HOST: '127.0.0.1', QR_ROLE: 'engine' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 await new Promise<void>((resolve, reject) => {

@@ -88,9 +88,17 @@ const provider: ProviderId = args.provider;
 const apiKey = keyFor(provider);
 const config = readConfig();
 
-// A private instance: loopback, any free port, no proxy secret, one worker is plenty for one render.
+// A private instance: loopback, any free port, no proxy secret, one worker is plenty for one render, its
+// metering in memory (a running engine may hold the data directory's store).
 const running = await startService(
-  { ...config, host: '127.0.0.1', port: 0, proxySecret: undefined, workers: 1 },
+  {
+    ...config,
+    host: '127.0.0.1',
+    port: 0,
+    proxySecret: undefined,
+    workers: 1,
+    store: { ...config.store, databaseUrl: undefined, dataDir: 'memory://' },
+  },
   () => {},
 );
 try {

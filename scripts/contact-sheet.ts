@@ -37,7 +37,9 @@ export interface SheetLayout {
 
 /** Runs `use` against the real service (native uWS, the worker pool) on a free loopback port, then stops it. */
 export async function withService<T>(use: (base: string) => Promise<T>): Promise<T> {
-  const running = await startService({ ...loadConfig({}), port: 0 }, () => {});
+  // Its metering in memory: a running engine may hold the data directory's store.
+  const config = loadConfig({ QR_DATA_DIR: 'memory://' });
+  const running = await startService({ ...config, port: 0 }, () => {});
   try {
     return await use(`http://127.0.0.1:${running.port}`);
   } finally {

@@ -1,7 +1,9 @@
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { MODEL_ID } from './ai/attempts.js';
 import { getProvider, isProviderId, PROVIDER_IDS } from './ai/providers.js';
 import { DEFAULT_AI_SETTINGS, type AiSettings, type ChainStep } from './ai/settings.js';
+import { isMemoryDataDir } from './store/data-dir.js';
 import { assertSchemaName } from './store/db.js';
 
 /** Each consumer request counts against the limit of its own class only. */
@@ -73,9 +75,27 @@ export interface Config {
   ai: AiSettings;
   /** Which roles this process runs: the engine, the consumer site, or both (the default). */
   role: Role;
-  /** The account store of the site (and of the admin CLI). */
+  /**
+   * The store: the site's accounts, and the engine's marketplace metering (managed-AI quotas, usage). The
+   * engine keeps its own PGlite directory beside the site's; with DATABASE_URL both use that database.
+   */
   store: StoreConfig;
   site: SiteSettings;
+  marketplace: MarketplaceSettings;
+}
+
+/** What the marketplace proxy tells the engine about each caller, and what the engine reports back. */
+export interface MarketplaceSettings {
+  /** Request header naming the caller's marketplace user (lower case, as requests carry it). */
+  userHeader: string;
+  /** Request header naming the caller's plan: BASIC, PRO, ULTRA, MEGA (lower case). */
+  planHeader: string;
+  /** Response header that increments a custom quota object of the marketplace, as written. */
+  billingHeader: string;
+  /** The marketplace's quota object for managed-AI designs: `<billingHeader>: <object>=1` on success. */
+  managedAiBillingObject: string;
+  /** How often the in-memory call counters are written to the store; 0 counts no calls. */
+  usageFlushMs: number;
 }
 
 export type Role = 'all' | 'engine' | 'site';
@@ -96,6 +116,37 @@ export interface SiteSettings {
   /** Links carried by the 402 answers. */
   docsUrl: string;
   pricingUrl: string;
+  /** Who takes the money for packs; none: test mode on loopback, no checkout elsewhere. */
+  payments: PaymentSettings;
+  /** How buyers get their receipt. */
+  receipts: ReceiptSettings;
+}
+
+/** A receipt goes by SMTP when SMTP_URL is set, else into an outbox folder; with neither it waits. */
+export interface ReceiptSettings {
+  /** SMTP_URL: smtp://[user:pass@]host[:port] or smtps://…; never logged (it may hold a password). */
+  smtpUrl: string | undefined;
+  /** QR_MAIL_FROM: the receipts' sender. */
+  from: string;
+  /** QR_OUTBOX_DIR, default `<QR_DATA_DIR>/outbox` (none with a memory:// data directory). */
+  outboxDir: string | undefined;
+}
+
+export interface PaymentSettings {
+  /** STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (both or neither); undefined: no payment provider. */
+  stripe: StripeSettings | undefined;
+  /**
+   * QR_CHECKOUT_RETURN_URL (default the pricing page): where Stripe sends the buyer back, with
+   * `checkout=success&session_id=…` or `checkout=cancelled` added.
+   */
+  returnUrl: string;
+}
+
+export interface StripeSettings {
+  secretKey: string;
+  webhookSecret: string;
+  /** QR_STRIPE_API_URL, for a local stand-in of Stripe's API (tests, stripe-mock); unset: api.stripe.com. */
+  api: { protocol: 'http' | 'https'; host: string; port: number } | undefined;
 }
 
 export interface StoreConfig {
@@ -164,7 +215,81 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       engineTimeoutMs: int(env, 'QR_ENGINE_TIMEOUT_MS', 60_000, 1),
       docsUrl: given(env, 'QR_DOCS_URL') ?? `${siteOrigin}/docs`,
       pricingUrl: given(env, 'QR_PRICING_URL') ?? `${siteOrigin}/pricing`,
+      payments: {
+        stripe: loadStripe(env),
+        returnUrl: httpUrl(env, 'QR_CHECKOUT_RETURN_URL') ?? given(env, 'QR_PRICING_URL') ?? `${siteOrigin}/pricing`,
+      },
+      receipts: loadReceipts(env),
     },
+    marketplace: loadMarketplace(env),
+  };
+}
+
+/** An http(s) URL variable; a malformed one is refused by name. */
+function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const url = given(env, name);
+  if (url !== undefined && !/^https?:\/\/[^/?#\s]+/.test(url))
+    throw new Error(`${name} must be an http(s) URL, got "${url}"`);
+  return url;
+}
+
+function loadReceipts(env: NodeJS.ProcessEnv): ReceiptSettings {
+  const smtpUrl = given(env, 'SMTP_URL');
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/?#\s]+\/?(\?.*)?$/.test(smtpUrl))
+    throw new Error('SMTP_URL must be an smtp:// or smtps:// URL');
+  const from = given(env, 'QR_MAIL_FROM') ?? 'qrfarm <receipts@localhost>';
+  if (!/^([^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(from))
+    throw new Error(`QR_MAIL_FROM must be an address, or a name and <address>, got "${from}"`);
+  const dataDir = given(env, 'QR_DATA_DIR') ?? './data';
+  const outboxDir = given(env, 'QR_OUTBOX_DIR') ?? (isMemoryDataDir(dataDir) ? undefined : join(dataDir, 'outbox'));
+  return { smtpUrl, from, outboxDir };
+}
+
+/** Stripe's keys, both or neither; their values are never echoed (they are secrets). */
+function loadStripe(env: NodeJS.ProcessEnv): StripeSettings | undefined {
+  const secretKey = given(env, 'STRIPE_SECRET_KEY');
+  const webhookSecret = given(env, 'STRIPE_WEBHOOK_SECRET');
+  if (secretKey === undefined) {
+    if (webhookSecret !== undefined) throw new Error('STRIPE_WEBHOOK_SECRET is set without STRIPE_SECRET_KEY');
+    return undefined;
+  }
+  if (!/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/.test(secretKey))
+    throw new Error('STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_… or rk_…)');
+  if (webhookSecret === undefined)
+    throw new Error('STRIPE_SECRET_KEY needs STRIPE_WEBHOOK_SECRET: payments are fulfilled from signed webhooks only');
+  if (!/^whsec_[A-Za-z0-9+/=]+$/.test(webhookSecret))
+    throw new Error("STRIPE_WEBHOOK_SECRET must be the endpoint's signing secret (whsec_…)");
+  const apiUrl = given(env, 'QR_STRIPE_API_URL');
+  let api: StripeSettings['api'];
+  if (apiUrl !== undefined) {
+    const m = /^(https?):\/\/([^/:?#\s]+|\[[0-9a-fA-F:]+\])(?::(\d+))?\/?$/.exec(apiUrl);
+    if (m === null) throw new Error(`QR_STRIPE_API_URL must be an http(s) origin, got "${apiUrl}"`);
+    const protocol = m[1] as 'http' | 'https';
+    api = { protocol, host: m[2]!, port: m[3] === undefined ? (protocol === 'https' ? 443 : 80) : Number(m[3]) };
+  }
+  return { secretKey, webhookSecret, api };
+}
+
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function headerName(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const value = given(env, name) ?? fallback;
+  if (!HEADER_NAME.test(value)) throw new Error(`${name} must be an HTTP header name, got "${value}"`);
+  return value;
+}
+
+function loadMarketplace(env: NodeJS.ProcessEnv): MarketplaceSettings {
+  const object = given(env, 'QR_MANAGED_AI_BILLING_OBJECT') ?? 'managed-ai-designs';
+  // The billing header lists `object=n` pairs joined by "; ", and object names may not contain commas.
+  if (!/^[A-Za-z0-9_.-]{1,100}$/.test(object))
+    throw new Error(`QR_MANAGED_AI_BILLING_OBJECT must be letters, digits and _ . - (at most 100), got "${object}"`);
+  return {
+    userHeader: headerName(env, 'QR_MARKETPLACE_USER_HEADER', 'X-RapidAPI-User').toLowerCase(),
+    planHeader: headerName(env, 'QR_MARKETPLACE_PLAN_HEADER', 'X-RapidAPI-Subscription').toLowerCase(),
+    billingHeader: headerName(env, 'QR_MARKETPLACE_BILLING_HEADER', 'X-RapidAPI-Billing'),
+    managedAiBillingObject: object,
+    usageFlushMs: int(env, 'QR_USAGE_FLUSH_MS', 10_000),
   };
 }
 

@@ -45,6 +45,7 @@ export const ERRORS = {
   AI_QUOTA_EXCEEDED: [503, 'Every AI provider refused for quota or spend cap.'],
   INVALID_LLM_PROVIDER: [400, 'llmProvider is not one of the supported providers.'],
   INVALID_LLM_MODEL: [400, 'llmModel must be letters, digits and . _ : / - (at most 100 characters).'],
+  MANAGED_AI_QUOTA_EXCEEDED: [429, "The plan's managed-AI designs for this month are used up."],
 
   // Server
   INTERNAL_ERROR: [500, 'Unexpected internal error.'],
@@ -75,6 +76,14 @@ export const ERRORS = {
   customer_exists: [409, 'A customer with that e-mail address already exists.'],
   admin_loopback_only: [403, 'The admin API answers loopback clients only.'],
   invalid_admin_token: [401, 'Missing or invalid admin token.'],
+
+  // The site's checkout.
+  withdrawal_waiver_required: [400, 'Both boxes of the waiver of the right of withdrawal must be ticked.'],
+  checkout_unavailable: [503, 'Checkout is not available on this site.'],
+  invalid_webhook_signature: [
+    400,
+    'The webhook signature does not verify: not from the payment provider, altered, or too old.',
+  ],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -87,6 +96,10 @@ export interface ErrorBody {
   /** The gateway's 402 answers: where to read about and buy a Studio pack. */
   docs?: string;
   pricing?: string;
+  /** MANAGED_AI_QUOTA_EXCEEDED: when the monthly quota starts again (ISO 8601, UTC). */
+  resetAt?: string;
+  /** A human sentence beside an `error` that is itself a code (withdrawal_waiver_required, as the seed has it). */
+  message?: string;
 }
 
 export interface ApiErrorOptions {
@@ -98,7 +111,7 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
   cause?: unknown;
   /** Fields added to the envelope, e.g. the docs and pricing links of a 402. */
-  extra?: Pick<ErrorBody, 'docs' | 'pricing'>;
+  extra?: Pick<ErrorBody, 'docs' | 'pricing' | 'resetAt' | 'message'>;
 }
 
 export class ApiError extends Error {

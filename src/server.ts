@@ -10,11 +10,21 @@ import { makeRequestAuth } from './http/auth.js';
 import { startHttp, type HttpServer } from './http/server.js';
 import type { Route } from './http/router.js';
 import { loadUws } from './http/uws.js';
+import {
+  type Marketplace,
+  type MarketplaceOptions,
+  openMarketplace,
+  USAGE_ADMIN_PATH,
+  usageCommand,
+} from './marketplace/index.js';
+import type { Redis } from 'ioredis';
 import { connectRedis } from './redis.js';
 import { InProcessReplayMemory, RedisReplayMemory, type ReplayMemory } from './relay/replay.js';
 import { RenderCache } from './render/cache.js';
 import { RenderPool } from './render/pool.js';
 import type { Service } from './service.js';
+import { type AdminAccess, ENGINE_ADMIN, openAdminAccess } from './site/admin-access.js';
+import { type AdminRoute, adminHttpRoutes } from './site/admin-routes.js';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
@@ -31,6 +41,7 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+/** Every engine route, each marketplace call counted by the usage meter. */
 function routesOf(service: Service): Route[] {
   const routes: Route[] = [
     ...pingRoutes(service),
@@ -40,43 +51,82 @@ function routesOf(service: Service): Route[] {
     ...templateRoutes(service),
   ];
   routes.push(...docsRoutes(service, () => routes));
-  return routes;
+  return service.marketplace.metered(routes);
+}
+
+/**
+ * The engine's admin API, for the CLI's usage export while this engine holds its PGlite directory (with
+ * PostgreSQL the CLI reads the database itself): loopback and this run's token, like the site's.
+ */
+function engineAdminRoutes(marketplace: Marketplace, access: () => AdminAccess | undefined): Route[] {
+  const usage: AdminRoute = {
+    method: 'POST',
+    path: USAGE_ADMIN_PATH,
+    handle: async (body) => ({ ...(await usageCommand(body, (month) => marketplace.report(month))) }),
+  };
+  return adminHttpRoutes([usage], access);
+}
+
+/** Tests: what the engine's metering runs on (a clock, shorter holds). */
+export interface ServiceOptions {
+  marketplace?: MarketplaceOptions;
 }
 
 /**
  * Builds the service from a configuration and starts listening: native uWS (or a refusal to start), the
- * worker pool, the routes. Without a proxy secret the service runs open only on a loopback address.
+ * metering store, the worker pool, the routes. Without a proxy secret the service runs open only on a
+ * loopback address.
  */
-export async function startService(config: Config, log: (msg: string) => void = console.log): Promise<RunningService> {
+export async function startService(
+  config: Config,
+  log: (msg: string) => void = console.log,
+  options: ServiceOptions = {},
+): Promise<RunningService> {
   if (config.proxySecret === undefined && !isLoopback(config.host)) {
     throw new Error(
       `QR_PROXY_SECRET is not set and HOST=${config.host} is not a loopback address: refusing to serve without authentication.`,
     );
   }
   const loaded = loadUws();
+  const marketplace = await openMarketplace(config, { log, ...options.marketplace });
   const pool = new RenderPool(config);
   const service: Service = {
     config,
     pool,
     cache: new RenderCache(config.cacheBytes),
+    marketplace,
     startedAt: Date.now(),
     version: VERSION,
     uwsBinary: loaded.binary,
   };
   // Relays are remembered in Redis only where there is a secret to accept them with.
-  const redis =
-    config.internalSecrets.length > 0 && config.redisUrl !== undefined
-      ? await connectRedis(config.redisUrl)
-      : undefined;
-  const replay: ReplayMemory = redis
-    ? new RedisReplayMemory(redis, { keyPrefix: `${config.redisKeyPrefix}relay-seen:`, log })
-    : new InProcessReplayMemory();
-  const http = await startHttp(
-    { ...config, unreadHeaders: ENGINE_UNREAD_HEADERS },
-    routesOf(service),
-    makeRequestAuth(config, replay),
-    loaded,
-  );
+  let redis: Redis | undefined;
+  let http: HttpServer;
+  try {
+    redis =
+      config.internalSecrets.length > 0 && config.redisUrl !== undefined
+        ? await connectRedis(config.redisUrl)
+        : undefined;
+    const replay: ReplayMemory = redis
+      ? new RedisReplayMemory(redis, { keyPrefix: `${config.redisKeyPrefix}relay-seen:`, log })
+      : new InProcessReplayMemory();
+    const admin: { access?: AdminAccess } = {};
+    const routes = routesOf(service);
+    if (config.store.databaseUrl === undefined) routes.push(...engineAdminRoutes(marketplace, () => admin.access));
+    http = await startHttp(
+      { ...config, unreadHeaders: ENGINE_UNREAD_HEADERS },
+      routes,
+      makeRequestAuth(config, replay),
+      loaded,
+    );
+    if (config.store.databaseUrl === undefined)
+      admin.access = openAdminAccess(config.store.dataDir, http.port, ENGINE_ADMIN);
+  } catch (e) {
+    redis?.disconnect();
+    await pool.close();
+    await marketplace.close();
+    throw e;
+  }
   log(`uWebSockets.js native build: ${loaded.binary}`);
   if (config.proxySecret === undefined)
     log(`QR_PROXY_SECRET is not set: serving WITHOUT authentication, on loopback only (${config.host}).`);
@@ -85,6 +135,7 @@ export async function startService(config: Config, log: (msg: string) => void = 
       ? 'QR_INTERNAL_SECRET is not set: relayed consumer requests are refused.'
       : `Relayed consumer requests accepted; replays remembered ${redis ? 'in Redis' : 'in this process'}.`,
   );
+  log(`Marketplace plans and managed-AI quotas kept in ${marketplace.storeDescription}.`);
   log(`qrfarm ${VERSION} listening on http://${config.host}:${http.port} with ${config.workers} render workers`);
   return {
     service,
@@ -94,6 +145,7 @@ export async function startService(config: Config, log: (msg: string) => void = 
       http.close();
       await pool.close();
       redis?.disconnect();
+      await marketplace.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import type { Marketplace } from './marketplace/index.js';
 import type { RenderCache } from './render/cache.js';
 import type { RenderPool } from './render/pool.js';
 
@@ -7,6 +8,8 @@ export interface Service {
   config: Config;
   pool: RenderPool;
   cache: RenderCache;
+  /** Plans, managed-AI quotas and usage of marketplace callers. */
+  marketplace: Marketplace;
   startedAt: number;
   version: string;
   /** Path of the native uWebSockets.js addon in use. */

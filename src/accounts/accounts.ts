@@ -6,8 +6,18 @@ import { KeyVerifier } from './key-verifier.js';
 import { issueKey, listKeys, revokeKey } from './keys.js';
 import { listLedger } from './ledger.js';
 import { oneAtATime } from './one-at-a-time.js';
+import {
+  attachCheckoutSession,
+  checkoutClosed,
+  createOrder,
+  getOrder,
+  orderWaiver,
+  paymentRefunded,
+  paymentSucceeded,
+} from './orders.js';
 import { ActivePackCache } from './pack-cache.js';
 import { activePack, grantPack, listPacks, refundPack } from './packs.js';
+import { claimReceipts, receiptFailed, receiptSent, receiptState } from './receipts.js';
 import type { Accounts, Clock } from './types.js';
 
 export interface AccountsOptions {
@@ -104,6 +114,22 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
     completeIdempotent: (customerId, key, response) => completeIdempotent(db, customerId, key, response),
     abandonIdempotent: (customerId, key) => abandonIdempotent(db, customerId, key),
     pruneIdempotency: (now = clock()) => pruneIdempotency(db, now),
+
+    createOrder: (input) => createOrder(db, input, clock()),
+    order: (orderId) => getOrder(db, orderId),
+    waiver: (orderId) => orderWaiver(db, orderId),
+    attachCheckoutSession: (orderId, sessionId) => attachCheckoutSession(db, orderId, sessionId),
+    paymentSucceeded: (payment) => paymentSucceeded(db, payment, clock()),
+    async paymentRefunded(refund) {
+      const outcome = await paymentRefunded(db, refund, clock());
+      if (outcome.outcome === 'refunded') packs.forget(outcome.order.customerId);
+      return outcome;
+    },
+    checkoutClosed: (closed) => checkoutClosed(db, closed, clock()),
+    claimReceipts: (leaseMs, limit) => claimReceipts(db, clock(), leaseMs, limit),
+    receiptSent: (orderId, messageId) => receiptSent(db, orderId, messageId, clock()),
+    receiptFailed: (orderId, retryInMs) => receiptFailed(db, orderId, clock(), retryInMs),
+    receipt: (orderId) => receiptState(db, orderId),
 
     keyRevocationFeed: () => verifier.feedState(),
     close: () => verifier.close(),

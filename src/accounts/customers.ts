@@ -15,10 +15,16 @@ interface CustomerRow {
 
 const toCustomer = (r: CustomerRow): Customer => ({ id: r.id, email: r.email, createdAt: r.created_at });
 
-export async function createCustomer(db: Db, email: string, now: Date): Promise<Customer> {
+/** The address, trimmed, or invalid_body (`field: email`) when it is not one. */
+export function checkEmail(email: string): string {
   const address = email.trim();
   if (address.length > MAX_EMAIL_LENGTH || !EMAIL.test(address))
     throw new ApiError('invalid_body', { message: 'email must be an e-mail address.', field: 'email' });
+  return address;
+}
+
+export async function createCustomer(db: Db, email: string, now: Date): Promise<Customer> {
+  const address = checkEmail(email);
   try {
     const { rows } = await db.query<CustomerRow>(
       'INSERT INTO customers (id, email, created_at) VALUES ($1, $2, $3) RETURNING id, email, created_at',
@@ -44,6 +50,20 @@ export async function findCustomerByEmail(db: Queryable, email: string): Promise
     [email.trim()],
   );
   return rows.length === 0 ? null : toCustomer(rows[0]!);
+}
+
+/**
+ * The customer with this address (compared case-insensitively), made if there is none; safe when two
+ * buyers with one address check out at once. Returns the id.
+ */
+export async function customerForEmail(tx: Queryable, email: string, now: Date): Promise<string> {
+  const address = checkEmail(email);
+  await tx.query(
+    'INSERT INTO customers (id, email, created_at) VALUES ($1, $2, $3) ON CONFLICT ((lower(email))) DO NOTHING',
+    [newId('cus'), address, now],
+  );
+  const { rows } = await tx.query<{ id: string }>('SELECT id FROM customers WHERE lower(email) = lower($1)', [address]);
+  return rows[0]!.id;
 }
 
 /**

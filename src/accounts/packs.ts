@@ -3,22 +3,26 @@ import type { Db, Queryable } from '../store/index.js';
 import { lockCustomer } from './customers.js';
 import { newId } from './ids.js';
 import { recordMovement } from './ledger.js';
-import type { GrantPackInput, Pack } from './types.js';
+import type { GrantPackInput, Pack, PackKind } from './types.js';
 
 /** A Studio pack is active for 12 calendar months after purchase (PostgreSQL month arithmetic, in UTC). */
 export const PACK_LIFETIME = "interval '12 months'";
 /** Largest pack an operator can grant in one go: a typo guard, far above any real pack. */
 export const MAX_PACK_CREDITS = 1_000_000;
 
+/** The months a pack is active, as the catalogue states them (src/checkout/catalogue.json). */
+export const PACK_LIFETIME_MONTHS = 12;
+
 /** SQL condition: the pack (columns unqualified) is active at the timestamptz parameter `$now`. */
 export const activeAt = (now: string) =>
   `refunded_at IS NULL AND purchased_at + ${PACK_LIFETIME} > ${now}::timestamptz`;
 
-const COLUMNS = `id, customer_id, credits, remaining, purchased_at, refunded_at, purchased_at + ${PACK_LIFETIME} AS expires_at`;
+const COLUMNS = `id, customer_id, kind, credits, remaining, purchased_at, refunded_at, purchased_at + ${PACK_LIFETIME} AS expires_at`;
 
 interface PackRow {
   id: string;
   customer_id: string;
+  kind: PackKind;
   credits: number;
   remaining: number;
   purchased_at: Date;
@@ -29,6 +33,7 @@ interface PackRow {
 const toPack = (r: PackRow): Pack => ({
   id: r.id,
   customerId: r.customer_id,
+  kind: r.kind,
   credits: r.credits,
   remaining: r.remaining,
   purchasedAt: r.purchased_at,
@@ -42,7 +47,12 @@ async function packById(tx: Queryable, packId: string): Promise<Pack | null> {
 }
 
 export async function grantPack(db: Db, input: GrantPackInput, now: Date): Promise<Pack> {
-  const { customerId, credits, purchasedAt = now, idempotencyKey } = input;
+  return db.transaction((tx) => grantPackIn(tx, input, now));
+}
+
+/** Grants a pack in the caller's transaction (a paid order's fulfilment grants it with the order's change). */
+export async function grantPackIn(tx: Queryable, input: GrantPackInput, now: Date): Promise<Pack> {
+  const { customerId, credits, kind = 'studio', purchasedAt = now, idempotencyKey } = input;
   if (!Number.isInteger(credits) || credits < 1 || credits > MAX_PACK_CREDITS)
     throw new ApiError('invalid_body', {
       message: `credits must be a whole number from 1 to ${MAX_PACK_CREDITS}.`,
@@ -50,37 +60,35 @@ export async function grantPack(db: Db, input: GrantPackInput, now: Date): Promi
     });
   if (Number.isNaN(purchasedAt.getTime()))
     throw new ApiError('invalid_body', { message: 'purchasedAt must be a date.', field: 'purchasedAt' });
-  return db.transaction(async (tx) => {
-    await lockCustomer(tx, customerId);
-    const packId = newId('pack');
-    const ledgerKey = `grant:${idempotencyKey ?? packId}`;
-    if (idempotencyKey !== undefined) {
-      const { rows } = await tx.query<{ pack_id: string; customer_id: string }>(
-        'SELECT pack_id, customer_id FROM credit_ledger WHERE idempotency_key = $1',
-        [ledgerKey],
-      );
-      if (rows.length > 0) {
-        if (rows[0]!.customer_id !== customerId)
-          throw new Error(`grant idempotency key ${idempotencyKey} was used for another customer`);
-        return (await packById(tx, rows[0]!.pack_id))!;
-      }
-    }
-    const { rows } = await tx.query<PackRow>(
-      `INSERT INTO packs (id, customer_id, credits, remaining, purchased_at, created_at)
-       VALUES ($1, $2, $3, $3, $4, $5) RETURNING ${COLUMNS}`,
-      [packId, customerId, credits, purchasedAt, now],
+  await lockCustomer(tx, customerId);
+  const packId = newId('pack');
+  const ledgerKey = `grant:${idempotencyKey ?? packId}`;
+  if (idempotencyKey !== undefined) {
+    const { rows } = await tx.query<{ pack_id: string; customer_id: string }>(
+      'SELECT pack_id, customer_id FROM credit_ledger WHERE idempotency_key = $1',
+      [ledgerKey],
     );
-    await recordMovement(tx, {
-      customerId,
-      packId,
-      kind: 'grant',
-      remainingChange: credits,
-      heldChange: 0,
-      idempotencyKey: ledgerKey,
-      at: now,
-    });
-    return toPack(rows[0]!);
+    if (rows.length > 0) {
+      if (rows[0]!.customer_id !== customerId)
+        throw new Error(`grant idempotency key ${idempotencyKey} was used for another customer`);
+      return (await packById(tx, rows[0]!.pack_id))!;
+    }
+  }
+  const { rows } = await tx.query<PackRow>(
+    `INSERT INTO packs (id, customer_id, kind, credits, remaining, purchased_at, created_at)
+     VALUES ($1, $2, $3, $4, $4, $5, $6) RETURNING ${COLUMNS}`,
+    [packId, customerId, kind, credits, purchasedAt, now],
+  );
+  await recordMovement(tx, {
+    customerId,
+    packId,
+    kind: 'grant',
+    remainingChange: credits,
+    heldChange: 0,
+    idempotencyKey: ledgerKey,
+    at: now,
   });
+  return toPack(rows[0]!);
 }
 
 /**
@@ -89,34 +97,40 @@ export async function grantPack(db: Db, input: GrantPackInput, now: Date): Promi
  * refunded pack, where it cannot be reserved. Refunding again changes nothing.
  */
 export async function refundPack(db: Db, packId: string, now: Date): Promise<Pack> {
-  return db.transaction(async (tx) => {
-    const found = await packById(tx, packId);
-    if (found === null) throw new ApiError('pack_not_found', { field: 'id' });
-    await lockCustomer(tx, found.customerId);
-    const { rows } = await tx.query<{ remaining: number; refunded_at: Date | null }>(
-      'SELECT remaining, refunded_at FROM packs WHERE id = $1 FOR UPDATE',
-      [packId],
-    );
-    const { remaining, refunded_at } = rows[0]!;
-    if (refunded_at !== null) return (await packById(tx, packId))!;
-    await tx.query('UPDATE packs SET refunded_at = $2, remaining = 0 WHERE id = $1', [packId, now]);
-    await recordMovement(tx, {
-      customerId: found.customerId,
-      packId,
-      kind: 'refund',
-      remainingChange: -remaining,
-      heldChange: 0,
-      idempotencyKey: `refund:${packId}`,
-      at: now,
-    });
-    return (await packById(tx, packId))!;
-  });
+  return db.transaction((tx) => refundPackIn(tx, packId, now));
 }
 
-/** The newest pack active at `now`, or null: a customer with one is a Studio customer. */
+/** Refunds a pack in the caller's transaction (a payment refunded refunds it with the order's change). */
+export async function refundPackIn(tx: Queryable, packId: string, now: Date): Promise<Pack> {
+  const found = await packById(tx, packId);
+  if (found === null) throw new ApiError('pack_not_found', { field: 'id' });
+  await lockCustomer(tx, found.customerId);
+  const { rows } = await tx.query<{ remaining: number; refunded_at: Date | null }>(
+    'SELECT remaining, refunded_at FROM packs WHERE id = $1 FOR UPDATE',
+    [packId],
+  );
+  const { remaining, refunded_at } = rows[0]!;
+  if (refunded_at !== null) return (await packById(tx, packId))!;
+  await tx.query('UPDATE packs SET refunded_at = $2, remaining = 0 WHERE id = $1', [packId, now]);
+  await recordMovement(tx, {
+    customerId: found.customerId,
+    packId,
+    kind: 'refund',
+    remainingChange: -remaining,
+    heldChange: 0,
+    idempotencyKey: `refund:${packId}`,
+    at: now,
+  });
+  return (await packById(tx, packId))!;
+}
+
+/**
+ * The newest Studio pack active at `now`, or null: a customer with one is a Studio customer. A top-up
+ * adds credits, never access.
+ */
 export async function activePack(db: Queryable, customerId: string, now: Date): Promise<Pack | null> {
   const { rows } = await db.query<PackRow>(
-    `SELECT ${COLUMNS} FROM packs WHERE customer_id = $1 AND ${activeAt('$2')}
+    `SELECT ${COLUMNS} FROM packs WHERE customer_id = $1 AND kind = 'studio' AND ${activeAt('$2')}
      ORDER BY purchased_at DESC, id DESC LIMIT 1`,
     [customerId, now],
   );

@@ -37,9 +37,13 @@ export interface IssuedKey extends ApiKeyInfo {
   key: string;
 }
 
+/** A Studio pack opens the gateway and holds credits; a top-up only adds credits. */
+export type PackKind = 'studio' | 'topup';
+
 export interface Pack {
   id: string;
   customerId: string;
+  kind: PackKind;
   /** Credits the pack granted when bought. */
   credits: number;
   /** Credits of this pack not yet reserved or spent. */
@@ -70,6 +74,8 @@ export interface CreditBalance {
 export interface GrantPackInput {
   customerId: string;
   credits: number;
+  /** Default: a Studio pack. */
+  kind?: PackKind;
   /** Default: now. */
   purchasedAt?: Date;
   /** Grants once per key (e.g. a checkout session): a repeat returns the pack already granted. */
@@ -90,6 +96,105 @@ export interface LedgerEntry {
   remainingChange: number;
   heldChange: number;
   createdAt: Date;
+}
+
+export type OrderState = 'open' | 'paid' | 'refunded' | 'expired' | 'failed';
+/** Who takes the money: Stripe, or nobody (the loopback-only test mode). */
+export type PaymentProviderName = 'stripe' | 'test';
+
+/** What a buyer orders, as the catalogue sold it; kept on the order. */
+export interface OrderedOffer {
+  id: string;
+  kind: PackKind;
+  credits: number;
+  /** In the currency's minor unit (cents). */
+  price: number;
+  /** ISO 4217, lower case. */
+  currency: string;
+}
+
+/** The buyer's waiver of the right of withdrawal as they gave it (both boxes ticked). */
+export interface Waiver {
+  /** Which text the buyer was shown. */
+  textVersion: string;
+  /** SHA-256 of that text, so the text itself can be proven later. */
+  textSha256: Uint8Array;
+  givenAt: Date;
+}
+
+export interface NewOrder {
+  email: string;
+  offer: OrderedOffer;
+  provider: PaymentProviderName;
+  waiver: Omit<Waiver, 'givenAt'>;
+}
+
+export interface Order extends Omit<OrderedOffer, 'id'> {
+  id: string;
+  customerId: string;
+  /** The buyer's address: the customer's. */
+  email: string;
+  offerId: string;
+  provider: PaymentProviderName;
+  state: OrderState;
+  checkoutSessionId: string | null;
+  paymentIntentId: string | null;
+  /** The pack the order granted, once paid. */
+  packId: string | null;
+  createdAt: Date;
+  paidAt: Date | null;
+  closedAt: Date | null;
+}
+
+/** A payment provider's event: acted on once per id. */
+export interface ProviderEvent {
+  id: string;
+  type: string;
+}
+
+export interface PaymentSucceeded {
+  orderId: string;
+  /** Undefined in test mode, where no provider sends events. */
+  event?: ProviderEvent;
+  checkoutSessionId?: string;
+  paymentIntentId?: string;
+}
+
+export type Fulfilment =
+  | { outcome: 'granted'; order: Order; pack: Pack }
+  /** Paid or refunded before: a retry, a repeat, or another event of the same payment. */
+  | { outcome: 'already_done'; order: Order }
+  /** The payment's full refund arrived first: the order is refunded and grants nothing. */
+  | { outcome: 'refunded_first'; order: Order }
+  | { outcome: 'duplicate_event' }
+  /** No order of ours (another application's payment on the same account, or another session). */
+  | { outcome: 'unknown_order' };
+
+export interface PaymentRefunded {
+  event?: ProviderEvent;
+  paymentIntentId: string;
+}
+
+export type RefundOutcome =
+  | { outcome: 'refunded'; order: Order; pack: Pack }
+  /** Kept for the payment's event, which has not arrived, or nothing to do (not paid, refunded before). */
+  | { outcome: 'recorded' }
+  | { outcome: 'duplicate_event' };
+
+/** A paid order's receipt: sent once delivered to the mail server (or written to the outbox). */
+export interface ReceiptState {
+  state: 'pending' | 'sent';
+  /** Claims so far, the successful one included. */
+  attempts: number;
+  sentAt: Date | null;
+  messageId: string | null;
+}
+
+export interface CheckoutClosed {
+  orderId: string;
+  event?: ProviderEvent;
+  checkoutSessionId?: string;
+  state: 'expired' | 'failed';
 }
 
 /** A response kept for an Idempotency-Key, replayed as it was. */
@@ -156,6 +261,24 @@ export interface Accounts {
   abandonIdempotent(customerId: string, key: string): Promise<void>;
   /** Deletes records older than 24 hours; returns how many. */
   pruneIdempotency(now?: Date): Promise<number>;
+
+  // Orders (the site's checkout) and what the payment provider says of them.
+  /** An order and the buyer's waiver; the customer with the buyer's address is made if new. */
+  createOrder(input: NewOrder): Promise<Order>;
+  order(orderId: string): Promise<Order | null>;
+  waiver(orderId: string): Promise<Waiver | null>;
+  attachCheckoutSession(orderId: string, sessionId: string): Promise<void>;
+  /** Grants the order's pack, exactly once whatever the provider repeats or reorders. */
+  paymentSucceeded(payment: PaymentSucceeded): Promise<Fulfilment>;
+  /** Ends the pack of a fully refunded payment; this instance's gateway refuses it at once, others within 5 s. */
+  paymentRefunded(refund: PaymentRefunded): Promise<RefundOutcome>;
+  checkoutClosed(closed: CheckoutClosed): Promise<void>;
+  /** Receipts of paid orders waiting to be sent, claimed for `leaseMs` (src/accounts/receipts.ts); order ids. */
+  claimReceipts(leaseMs: number, limit: number): Promise<string[]>;
+  receiptSent(orderId: string, messageId: string): Promise<void>;
+  /** A send that failed, to be tried again `retryInMs` from now. */
+  receiptFailed(orderId: string, retryInMs: number): Promise<void>;
+  receipt(orderId: string): Promise<ReceiptState | null>;
 
   /** Whether revocations from other instances arrive by Redis pub/sub (`off`: no REDIS_URL). */
   keyRevocationFeed(): 'off' | 'listening' | 'down';

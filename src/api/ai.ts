@@ -13,6 +13,7 @@ import {
 import { ApiError, isApiError, type ErrorCode } from '../errors.js';
 import { parseJsonBody } from '../http/json-body.js';
 import type { RequestContext, Route } from '../http/router.js';
+import type { DeliverDesign } from '../marketplace/index.js';
 import type { Correction, RenderConfig } from '../model/render-config.js';
 import { AI_CALLER_FIELDS } from '../schema/ai-request.js';
 import { RENDER_MEDIA_TYPES } from '../schema/openapi.js';
@@ -120,7 +121,8 @@ export const aiRoutes = (service: Service): Route[] => {
 
 /**
  * An endpoint designing with one of the server's chains (the managed body). A chain with no key for any
- * of its providers is a configuration fault, said as such.
+ * of its providers is a configuration fault, said as such. Managed calls count against the caller's
+ * marketplace plan: held before any LLM is asked, counted and billed only when a design is answered.
  */
 function serverChainRoute(
   service: Service,
@@ -142,7 +144,13 @@ function serverChainRoute(
       const body = validate<AiBody>('aiGenerateManaged', parseJsonBody(await ctx.body()));
       const attempts = o.attempts(service.config.ai);
       if (attempts.length === 0) throw new ApiError('AI_GENERATION_FAILED', { message: o.unconfigured });
-      await designAndRender(ctx, service, body, () => attempts, o.keys);
+      if (o.keys !== 'managed') {
+        await designAndRender(ctx, service, body, () => attempts, o.keys);
+        return;
+      }
+      await service.marketplace.managedAi.meter(ctx.headers, (deliver) =>
+        designAndRender(ctx, service, body, () => attempts, o.keys, deliver),
+      );
     },
   };
 }
@@ -170,6 +178,7 @@ async function designAndRender(
   body: AiBody,
   attempts: (signal: AbortSignal) => Attempt[] | Promise<Attempt[]>,
   keys: Keys,
+  deliver?: DeliverDesign,
 ): Promise<void> {
   // Only the managed endpoint's answer says `managed: true`; both server chains treat a refused server key
   // as an operations fault, not the caller's.
@@ -230,6 +239,7 @@ async function designAndRender(
       responseType: body.responseType,
       extra,
       extraHeaders: headers,
+      beforeReply: deliver,
     });
   } catch (e) {
     throw blameDesign(e, design.config);

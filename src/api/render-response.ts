@@ -37,17 +37,25 @@ export interface RenderReply {
   extra?: Record<string, unknown>;
   /** A route's own facts for a binary reply. */
   extraHeaders?: Record<string, string>;
+  /**
+   * Runs once the answer is ready and its client still there, just before it is sent (304 included); its
+   * headers go on the answer in every form. The managed route counts the design here, so a design is
+   * counted, and billed, only when it is answered.
+   */
+  beforeReply?: () => Promise<Record<string, string>>;
 }
 
 export async function renderAndReply(
   ctx: RequestContext,
   service: Service,
-  { prepared, assets, responseType = 'base64', extra = {}, extraHeaders = {} }: RenderReply,
+  { prepared, assets, responseType = 'base64', extra = {}, extraHeaders = {}, beforeReply }: RenderReply,
 ): Promise<void> {
+  const confirmed = async (): Promise<Record<string, string>> =>
+    beforeReply === undefined || ctx.reply.aborted ? {} : beforeReply();
   const key = sha256([service.version, canonical(prepared.config), assets.logo ?? '', assets.background ?? '']);
   const etag = `"${key.slice(0, 32)}${responseType === 'binary' ? 'b' : 'j'}"`;
   if (ifNoneMatch(ctx.headers['if-none-match'], etag)) {
-    ctx.reply.send(304, { ETag: etag }, '');
+    ctx.reply.send(304, { ETag: etag, ...(await confirmed()) }, '');
     return;
   }
   let result = service.cache.get(key);
@@ -55,6 +63,7 @@ export async function renderAndReply(
     result = await service.pool.render({ config: prepared.config, assets }, ctx.reply.abort.signal);
     service.cache.set(key, result);
   }
+  const confirmation = await confirmed();
   const corrections = [...prepared.corrections, ...result.corrections];
   const warnings = [...prepared.warnings, ...result.warnings];
   if (responseType === 'binary') {
@@ -65,12 +74,13 @@ export async function renderAndReply(
         ETag: etag,
         ...binaryHeaders(result, corrections, warnings),
         ...extraHeaders,
+        ...confirmation,
       },
       result.bytes,
     );
     return;
   }
-  ctx.reply.json(200, { ...describe(result), corrections, warnings, ...extra }, { ETag: etag });
+  ctx.reply.json(200, { ...describe(result), corrections, warnings, ...extra }, { ETag: etag, ...confirmation });
 }
 
 function describe(r: RenderSuccess) {

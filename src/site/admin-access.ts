@@ -3,10 +3,18 @@ import { ApiError } from '../errors.js';
 import { makeSecretCheck } from '../http/auth.js';
 // The modules themselves rather than the store's index: the CLI reads the token without loading the drivers.
 import { isMemoryDataDir, readDataDirSecret, replaceSecret } from '../store/data-dir.js';
-import { announceAdminPort } from '../store/data-dir-lock.js';
+import { ACCOUNTS_PGLITE, announceAdminPort, MARKETPLACE_PGLITE } from '../store/data-dir-lock.js';
 
-/** The admin token's file in the data directory (mode 0600). */
-export const ADMIN_TOKEN_FILE = 'admin-token';
+/** Whose admin API: its token's file in the data directory (mode 0600), and the PGlite directory it holds. */
+export interface AdminApiFiles {
+  tokenFile: string;
+  database: string;
+}
+
+/** The site's admin API: the account store's commands. */
+export const SITE_ADMIN: AdminApiFiles = { tokenFile: 'admin-token', database: ACCOUNTS_PGLITE };
+/** The engine's admin API: the usage export of its metering store. */
+export const ENGINE_ADMIN: AdminApiFiles = { tokenFile: 'engine-admin-token', database: MARKETPLACE_PGLITE };
 
 /** A client address is loopback: 127.0.0.0/8 or ::1, also in IPv4-mapped or uncompressed IPv6 form. */
 export function isLoopbackAddress(address: string): boolean {
@@ -32,18 +40,19 @@ export interface AdminAccess {
 }
 
 /**
- * Opens the admin API of a site that listens on `port`: a fresh token for this run is written to the
- * data directory (mode 0600; only who can read that directory can use the API), then the port is
- * recorded in the PGlite lock so the CLI goes through this site rather than opening the directory. Call
- * it once the site listens. With a memory:// data directory there is nowhere to keep a token: closed.
+ * Opens the admin API of a server (a site, or an engine) that listens on `port`: a fresh token for this
+ * run is written to the data directory (mode 0600; only who can read that directory can use the API),
+ * then the port is recorded in the lock of the PGlite directory it holds, so the CLI goes through this
+ * server rather than opening the directory. Call it once the server listens. With a memory:// data
+ * directory there is nowhere to keep a token: closed.
  *
  * Loopback is a second fence, not the guard: a reverse proxy on the same host makes every request
  * loopback, so it should not forward /admin/.
  */
-export function openAdminAccess(dataDir: string, port: number): AdminAccess {
+export function openAdminAccess(dataDir: string, port: number, files: AdminApiFiles = SITE_ADMIN): AdminAccess {
   if (isMemoryDataDir(dataDir)) return { check: () => refuseToken() };
-  const tokenMatches = makeSecretCheck(replaceSecret(dataDir, ADMIN_TOKEN_FILE));
-  announceAdminPort(dataDir, port);
+  const tokenMatches = makeSecretCheck(replaceSecret(dataDir, files.tokenFile));
+  announceAdminPort(dataDir, port, files.database);
   return {
     check({ remoteAddress, authorization }) {
       if (!isLoopbackAddress(remoteAddress)) throw new ApiError('admin_loopback_only');
@@ -57,5 +66,6 @@ function refuseToken(): never {
   throw new ApiError('invalid_admin_token', { headers: { 'WWW-Authenticate': 'Bearer' } });
 }
 
-/** The running site's admin token, for the CLI. */
-export const readAdminToken = (dataDir: string): string => readDataDirSecret(dataDir, ADMIN_TOKEN_FILE);
+/** The running server's admin token, for the CLI. */
+export const readAdminToken = (dataDir: string, files: AdminApiFiles = SITE_ADMIN): string =>
+  readDataDirSecret(dataDir, files.tokenFile);

@@ -1,5 +1,6 @@
 import type { Accounts } from '../accounts/index.js';
 import { ApiError, isApiError } from '../errors.js';
+import type { Route } from '../http/router.js';
 import type { AdminAccess, AdminRequestOrigin } from './admin-access.js';
 
 /**
@@ -144,7 +145,7 @@ export async function runAdminCommand(accounts: Accounts, command: AdminCommand,
   return HANDLERS[command](accounts, body as Json);
 }
 
-/** The admin API's routes, to mount on the site server: each answers `handle(body)` as JSON, status 200. */
+/** An admin API command, to mount on a server: it answers `handle(body)` as JSON, status 200. */
 export interface AdminRoute {
   method: 'POST';
   path: string;
@@ -176,17 +177,18 @@ export interface AdminHttpResponse {
 /**
  * One admin API request end to end, for a server that hands over the request and writes back the answer:
  * access first (loopback and token, so nothing is learned without them), then route, body and command.
+ * `routes`: the site's (`adminRoutes(accounts)`) or the engine's.
  */
 export async function answerAdmin(
   request: AdminHttpRequest,
-  accounts: Accounts,
+  routes: readonly AdminRoute[],
   access: AdminAccess,
   log: (message: string, error: unknown) => void = (m, e) => console.error(m, e),
 ): Promise<AdminHttpResponse> {
   try {
     access.check(request);
-    const command = ADMIN_COMMANDS.find((c) => adminPath(c) === request.path);
-    if (command === undefined) throw new ApiError('NOT_FOUND', { message: `No admin command at ${request.path}.` });
+    const route = routes.find((r) => r.path === request.path);
+    if (route === undefined) throw new ApiError('NOT_FOUND', { message: `No admin command at ${request.path}.` });
     if (request.method !== 'POST')
       throw new ApiError('METHOD_NOT_ALLOWED', {
         message: `${request.path} accepts POST.`,
@@ -200,10 +202,38 @@ export async function answerAdmin(
     } catch {
       throw new ApiError('invalid_body', { message: 'The body is not valid JSON.' });
     }
-    return { status: 200, headers: {}, body: await runAdminCommand(accounts, command, body) };
+    return { status: 200, headers: {}, body: await route.handle(body) };
   } catch (e) {
     const error = isApiError(e) ? e : new ApiError('INTERNAL_ERROR');
     if (!isApiError(e)) log(`admin ${request.path} failed:`, e);
     return { status: error.status, headers: error.headers, body: error.toBody() };
   }
+}
+
+/**
+ * The HTTP routes of an admin API for the CLI: loopback and this run's token (from `access`, once the
+ * server listens), checked before anything else is read.
+ */
+export function adminHttpRoutes(routes: readonly AdminRoute[], access: () => AdminAccess | undefined): Route[] {
+  return routes.map((route) => ({
+    method: route.method,
+    path: route.path,
+    auth: 'public',
+    handler: async (ctx) => {
+      const open = access();
+      if (open === undefined) throw new Error('admin API used before the server listens');
+      const answer = await answerAdmin(
+        {
+          method: ctx.method,
+          path: ctx.path,
+          body: await ctx.body(),
+          authorization: ctx.headers.authorization,
+          remoteAddress: ctx.remoteAddress,
+        },
+        routes,
+        open,
+      );
+      ctx.reply.json(answer.status, answer.body, answer.headers);
+    },
+  }));
 }

@@ -1,6 +1,13 @@
 import { type AccountsOptions, createAccounts, resolvePepper, startMaintenance } from '../accounts/index.js';
 import type { Accounts } from '../accounts/types.js';
-import type { Config } from '../config.js';
+import { CATALOGUE } from '../checkout/catalogue.js';
+import { Checkout } from '../checkout/checkout.js';
+import { type PaymentProvider, TEST_MODE } from '../checkout/payments.js';
+import { describeDestination, ReceiptSender, receiptDestination } from '../checkout/receipts.js';
+import { checkoutRoutes } from '../checkout/routes.js';
+import type { StripePayments } from '../checkout/stripe.js';
+import { STRIPE_WEBHOOK_PATH, stripeWebhookRoute } from '../checkout/stripe-webhook.js';
+import { type Config, isLoopback } from '../config.js';
 import { EngineClient } from '../gateway/engine-client.js';
 import { gatewayRoutes } from '../gateway/gateway.js';
 import { CustomerLimiter } from '../gateway/limits.js';
@@ -11,7 +18,7 @@ import type { LoadedUws } from '../http/uws.js';
 import { connectRedis } from '../redis.js';
 import { openStore } from '../store/index.js';
 import { type AdminAccess, openAdminAccess } from './admin-access.js';
-import { ADMIN_COMMANDS, adminPath, answerAdmin } from './admin-routes.js';
+import { adminHttpRoutes, adminRoutes } from './admin-routes.js';
 
 export interface SiteOptions {
   /** Engine origins to relay to. */
@@ -35,6 +42,38 @@ const SITE_AUTH: RequestAuth = {
   admit: () => false,
   verifyRelayed: () => Promise.reject(new Error('the site takes no relays')),
 };
+
+/**
+ * Who takes the money for packs: Stripe when configured. Without a payment provider the site sells in test
+ * mode (every order paid at once, no money moved), only on a loopback address, and says so, as the engine
+ * does of its open mode; on any other address it sells nothing.
+ */
+async function paymentProvider(
+  config: Config,
+  accounts: Accounts,
+  log: (msg: string) => void,
+): Promise<{ provider: PaymentProvider | undefined; stripe?: StripePayments }> {
+  const { stripe } = config.site.payments;
+  if (stripe !== undefined) {
+    log(
+      `Checkout through Stripe${stripe.api ? ` at ${stripe.api.protocol}://${stripe.api.host}:${stripe.api.port}` : ''}; orders are fulfilled from its webhooks at ${STRIPE_WEBHOOK_PATH}.`,
+    );
+    // Loaded only here: the stripe package takes a quarter of a second to load, which a site without it saves.
+    const { StripePayments } = await import('../checkout/stripe.js');
+    const payments = new StripePayments(stripe, config.site.payments, accounts);
+    return { provider: payments, stripe: payments };
+  }
+  if (isLoopback(config.host)) {
+    log(
+      `Checkout runs in TEST MODE: no payment provider is configured, so every order is paid at once and no money moves (loopback only, ${config.host}).`,
+    );
+    return { provider: TEST_MODE };
+  }
+  log(
+    `No payment provider is configured and HOST=${config.host} is not loopback: checkout is off (503 checkout_unavailable).`,
+  );
+  return { provider: undefined };
+}
 
 /**
  * The consumer site: the /api/v1 gateway, the direct consumer endpoints and the admin API, on its own port,
@@ -65,6 +104,11 @@ export async function startSite(
   // Engines accept the current and the previous secret; signing with every configured one serves both
   // sides of a rotation.
   const engine = new EngineClient(options.engineUrls, config.internalSecrets, config.site.engineTimeoutMs);
+  const { provider, stripe } = await paymentProvider(config, accounts, log);
+  const destination = receiptDestination(config.site.receipts);
+  log(describeDestination(destination));
+  const receipts = destination && new ReceiptSender(accounts, CATALOGUE, destination, config.site.receipts.from, log);
+  const checkout = new Checkout(accounts, CATALOGUE, provider, () => void receipts?.deliverPending());
   const admin: { access?: AdminAccess } = {};
   const routes: Route[] = [
     {
@@ -75,9 +119,11 @@ export async function startSite(
       handler: (ctx) => ctx.reply.json(200, { success: true, status: 'ok', role: 'site' }),
     },
     ...gatewayRoutes({ accounts, limiter, engine, settings: config.site }),
+    ...checkoutRoutes({ checkout, catalogue: CATALOGUE, limiter }),
+    ...(stripe === undefined ? [] : [stripeWebhookRoute(stripe, checkout, accounts)]),
     // With PostgreSQL the CLI opens the store itself (many writers are fine); only a PGlite directory,
     // which has one writer, is administered through the running site.
-    ...(store.databaseUrl === undefined ? adminHttpRoutes(accounts, admin) : []),
+    ...(store.databaseUrl === undefined ? adminHttpRoutes(adminRoutes(accounts), () => admin.access) : []),
   ];
   const http = await startHttp(
     {
@@ -98,6 +144,7 @@ export async function startSite(
     accounts,
     close: async () => {
       http.close();
+      await receipts?.close();
       await stopMaintenance();
       await engine.close();
       await accounts.close();
@@ -105,29 +152,4 @@ export async function startSite(
       await db.close();
     },
   };
-}
-
-/** The admin API for the CLI: loopback and this run's token, checked before anything else is read. */
-function adminHttpRoutes(accounts: Accounts, admin: { access?: AdminAccess }): Route[] {
-  return ADMIN_COMMANDS.map((command) => ({
-    method: 'POST',
-    path: adminPath(command),
-    auth: 'public',
-    handler: async (ctx) => {
-      const access = admin.access;
-      if (access === undefined) throw new Error('admin API used before the site listens');
-      const answer = await answerAdmin(
-        {
-          method: ctx.method,
-          path: ctx.path,
-          body: await ctx.body(),
-          authorization: ctx.headers.authorization,
-          remoteAddress: ctx.remoteAddress,
-        },
-        accounts,
-        access,
-      );
-      ctx.reply.json(answer.status, answer.body, answer.headers);
-    },
-  }));
 }

@@ -3,19 +3,23 @@ import { dataDirFile, ensureDataDir } from './data-dir.js';
 
 /**
  * A PGlite directory must have one writer: PGlite is a single-process database with no lock of its own.
- * Whoever opens it (the site, or the admin CLI when no site runs) holds `pglite.lock`, a file naming its
- * process; the site adds the port of its admin API, so the CLI knows to go through it instead.
+ * Whoever opens one (a server, or the admin CLI when none runs) holds `<directory>.lock` beside it, a file
+ * naming its process; a server adds the port of its admin API, so the CLI knows to go through it instead.
+ * The data directory holds two: `pglite` (the site's accounts) and `marketplace-pglite` (the engine's
+ * metering), each with its own lock, so a site and an engine on one data directory never share one.
  */
-const LOCK_FILE = 'pglite.lock';
+export const ACCOUNTS_PGLITE = 'pglite';
+export const MARKETPLACE_PGLITE = 'marketplace-pglite';
+const lockFile = (database: string) => `${database}.lock`;
 /** A lock file still empty or unparsable after this long was left by a process that died writing it. */
 const HALF_WRITTEN_GRACE_MS = 5000;
 
-export type LockRole = 'site' | 'cli';
+export type LockRole = 'site' | 'engine' | 'cli';
 
 export interface LockHolder {
   pid: number;
   role: LockRole;
-  /** The site's admin API port on loopback, once it listens. */
+  /** The server's admin API port on loopback, once it listens. */
   adminPort?: number;
 }
 
@@ -27,7 +31,7 @@ export class DataDirBusyError extends Error {
     super(
       holder === null
         ? `${dataDir} is being opened by another process; retry in a moment`
-        : `${dataDir} is in use by ${holder.role === 'site' ? 'a running site' : 'an admin command'} (pid ${holder.pid}); if no such process runs, delete ${LOCK_FILE} there`,
+        : `${dataDir} is in use by ${holder.role === 'cli' ? 'an admin command' : `a running ${holder.role}`} (pid ${holder.pid}); if no such process runs, delete its .lock file there`,
     );
     this.name = 'DataDirBusyError';
   }
@@ -48,7 +52,7 @@ function isAlive(pid: number): boolean {
 function parse(text: string): LockHolder | null {
   try {
     const v = JSON.parse(text) as LockHolder;
-    return Number.isInteger(v.pid) && (v.role === 'site' || v.role === 'cli') ? v : null;
+    return Number.isInteger(v.pid) && (v.role === 'site' || v.role === 'engine' || v.role === 'cli') ? v : null;
   } catch {
     return null;
   }
@@ -75,12 +79,12 @@ function inspect(path: string): Found {
 }
 
 /**
- * Takes the directory's lock for this process, or throws DataDirBusyError naming the live holder. A lock
- * left by a process that is gone is replaced. Returns the release.
+ * Takes the lock of the PGlite directory `database` for this process, or throws DataDirBusyError naming
+ * the live holder. A lock left by a process that is gone is replaced. Returns the release.
  */
-export function lockDataDir(dataDir: string, role: LockRole): () => void {
+export function lockDataDir(dataDir: string, role: LockRole, database = ACCOUNTS_PGLITE): () => void {
   ensureDataDir(dataDir);
-  const path = dataDirFile(dataDir, LOCK_FILE);
+  const path = dataDirFile(dataDir, lockFile(database));
   for (let attempt = 0; attempt < 3; attempt++) {
     let fd: number;
     try {
@@ -109,9 +113,9 @@ export function lockDataDir(dataDir: string, role: LockRole): () => void {
   throw new DataDirBusyError(dataDir, null);
 }
 
-/** The live holder of the directory's lock, or null when none (or only a dead process's) is there. */
-export function readDataDirLock(dataDir: string): LockHolder | null {
-  const found = inspect(dataDirFile(dataDir, LOCK_FILE));
+/** The live holder of the PGlite directory's lock, or null when none (or only a dead process's) is there. */
+export function readDataDirLock(dataDir: string, database = ACCOUNTS_PGLITE): LockHolder | null {
+  const found = inspect(dataDirFile(dataDir, lockFile(database)));
   return found.state === 'live' ? found.holder : null;
 }
 
@@ -119,17 +123,20 @@ export function readDataDirLock(dataDir: string): LockHolder | null {
  * Records in this process's lock the port its admin API listens on. False when this process does not
  * hold the lock (PostgreSQL, memory://): nothing to tell, the CLI opens the store itself.
  */
-export function announceAdminPort(dataDir: string, port: number): boolean {
+export function announceAdminPort(dataDir: string, port: number, database = ACCOUNTS_PGLITE): boolean {
   let path: string;
   try {
-    path = dataDirFile(dataDir, LOCK_FILE);
+    path = dataDirFile(dataDir, lockFile(database));
   } catch {
     return false;
   }
   if (!heldHere.has(path)) return false;
+  const found = inspect(path);
+  if (found.state !== 'live') return false;
   // Renamed into place: a reader sees the old content or the new, never an empty file.
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ pid: process.pid, role: 'site', adminPort: port } satisfies LockHolder), {
+  const holder: LockHolder = { pid: process.pid, role: found.holder.role, adminPort: port };
+  writeFileSync(tmp, JSON.stringify(holder), {
     mode: 0o600,
   });
   renameSync(tmp, path);

@@ -9,11 +9,13 @@ export {
 } from './db.js';
 export { isMemoryDataDir, MEMORY_DATA_DIR, readDataDirSecret, readOrCreateSecret, replaceSecret } from './data-dir.js';
 export {
+  ACCOUNTS_PGLITE,
   announceAdminPort,
   DataDirBusyError,
   type LockHolder,
   type LockRole,
   lockDataDir,
+  MARKETPLACE_PGLITE,
   readDataDirLock,
 } from './data-dir-lock.js';
 export { type MigrationReport, migrate } from './migrate.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Db } from './db.js';
 import { isMemoryDataDir } from './data-dir.js';
-import { type LockRole, lockDataDir } from './data-dir-lock.js';
+import { ACCOUNTS_PGLITE, type LockRole, lockDataDir } from './data-dir-lock.js';
 import { migrate } from './migrate.js';
 import { openPglite } from './pglite.js';
 import { openPostgres } from './postgres.js';
@@ -9,8 +9,10 @@ import { openPostgres } from './postgres.js';
 export interface StoreOptions {
   /** PostgreSQL connection URL; unset, the embedded PGlite under `dataDir`. */
   databaseUrl?: string;
-  /** QR_DATA_DIR: PGlite keeps its files in `<dataDir>/pglite`; `memory://` keeps nothing. */
+  /** QR_DATA_DIR: PGlite keeps its files in `<dataDir>/<pglite>`; `memory://` keeps nothing. */
   dataDir: string;
+  /** The PGlite directory in `dataDir`: `pglite` (the site's accounts, the default) or `marketplace-pglite`. */
+  pglite?: string;
   /** PostgreSQL only: the schema to work in (created if missing); unset, the server's default. */
   schema?: string;
   /** PostgreSQL only: connections in the pool. */
@@ -39,10 +41,11 @@ export async function openStore(options: StoreOptions): Promise<Db> {
     await migrate(db);
     return db;
   }
-  const release = lockDataDir(options.dataDir, options.role ?? 'site');
+  const directory = options.pglite ?? ACCOUNTS_PGLITE;
+  const release = lockDataDir(options.dataDir, options.role ?? 'site', directory);
   let db: Db;
   try {
-    db = await openPglite(join(options.dataDir, 'pglite'));
+    db = await openPglite(join(options.dataDir, directory));
   } catch (e) {
     release();
     throw e;

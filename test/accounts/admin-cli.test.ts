@@ -3,72 +3,24 @@
  * data directory, alone, then while a site holds the directory (its admin API handlers served on loopback
  * by a bare node:http server standing in for the site server), then against PostgreSQL.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Accounts, createAccounts, resolvePepper } from '../../src/accounts/index.js';
-import { ADMIN_TOKEN_FILE, isLoopbackAddress, openAdminAccess, readAdminToken } from '../../src/site/admin-access.js';
-import { adminPath, answerAdmin } from '../../src/site/admin-routes.js';
+import { isLoopbackAddress, openAdminAccess, readAdminToken, SITE_ADMIN } from '../../src/site/admin-access.js';
+import { adminPath, adminRoutes, answerAdmin } from '../../src/site/admin-routes.js';
 import { type Db, openPostgres, openStore } from '../../src/store/index.js';
+import { admin, CLI, fails, ok } from '../helpers/admin-cli.js';
 import { newSchemaName, openTestDatabase, TEST_DATABASE_URL } from '../helpers/databases.js';
 
-const CLI = fileURLToPath(new URL('../../dist/scripts/admin.js', import.meta.url));
 const REDIS_URL = process.env.QR_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 const PEPPER = 'cli-test-pepper-0123456789abcdefghijklmnopqrstuvwxyz';
 const KEY = /^qrf_[0-9A-Za-z]{39}$/;
 /** Each run starts Node and opens PGlite: seconds apiece on a loaded 2-core machine. */
 const CLI_TEST_TIMEOUT_MS = 300_000;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI with only the variables given (plus PATH), so the machine's own DATABASE_URL etc. stay out. */
-function admin(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** `--json` output: exactly one JSON object on one line. */
-function oneObject(run: Run): Record<string, unknown> {
-  const lines = run.stdout.split('\n').filter((l) => l !== '');
-  expect(lines, run.stderr).toHaveLength(1);
-  const value = JSON.parse(lines[0]!) as unknown;
-  expect(typeof value === 'object' && value !== null && !Array.isArray(value)).toBe(true);
-  return value as Record<string, unknown>;
-}
-
-async function ok(args: string[], env: Record<string, string>) {
-  const run = await admin([...args, '--json'], env);
-  expect(run.code, run.stderr + run.stdout).toBe(0);
-  return oneObject(run);
-}
-
-async function fails(args: string[], env: Record<string, string>) {
-  const run = await admin([...args, '--json'], env);
-  expect(run.code).toBe(1);
-  const body = oneObject(run);
-  expect(body.success).toBe(false);
-  return body;
-}
 
 const isoMonthsAgo = (months: number, plusMs: number) => {
   const d = new Date();
@@ -181,7 +133,7 @@ describe('admin CLI while a site holds the PGlite directory', () => {
             authorization: req.headers.authorization,
             body: Buffer.concat(chunks),
           },
-          accounts,
+          adminRoutes(accounts),
           access!,
         );
         res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
@@ -252,7 +204,7 @@ describe('admin CLI while a site holds the PGlite directory', () => {
   );
 
   it('the API wants the token of this run, from the data directory (mode 0600), and POST', async () => {
-    expect(statSync(join(dir, ADMIN_TOKEN_FILE)).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, SITE_ADMIN.tokenFile)).mode & 0o777).toBe(0o600);
     const url = `http://127.0.0.1:${port}${adminPath('customer create')}`;
     const post = (authorization?: string, body = '{"email":"token@example.com"}') =>
       fetch(url, {
@@ -289,7 +241,7 @@ describe('admin CLI while a site holds the PGlite directory', () => {
         authorization: `Bearer ${readAdminToken(dir)}`,
         body: new TextEncoder().encode('{}'),
       },
-      accounts,
+      adminRoutes(accounts),
       openAdminAccess(dir, port),
     );
     expect(answer).toMatchObject({ status: 403, body: { code: 'admin_loopback_only' } });

@@ -8,6 +8,7 @@ const at = (ms: number) => new Date(T0.getTime() + ms);
 const pack = (customerId: string, endsInMs: number): Pack => ({
   id: `pack_${customerId}`,
   customerId,
+  kind: 'studio',
   credits: 10,
   remaining: 10,
   purchasedAt: new Date(T0.getTime() - 1000),

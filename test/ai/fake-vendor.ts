@@ -6,6 +6,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ProviderId } from '../../src/ai/providers.js';
+import type { AiSettings } from '../../src/ai/settings.js';
 
 export type WireKind = 'openai' | 'anthropic' | 'gemini';
 
@@ -53,6 +54,16 @@ export interface FakeVendor {
 /** The base URL a provider on `wire` needs to reach this fake (its entry in `AiSettings.baseUrls`). */
 export const baseUrlOf = (fake: FakeVendor, wire: WireKind): string =>
   `${fake.origin}${wire === 'gemini' ? '/v1beta' : '/v1'}`;
+
+/** AI settings whose managed chain is this one fake groq, holding the server key `key`. */
+export const managedByFakeGroq = (groq: FakeVendor, key: string): AiSettings => ({
+  baseUrls: { groq: baseUrlOf(groq, 'openai') },
+  managedKeys: { groq: key },
+  managedChain: [{ providerId: 'groq' }],
+  serverChain: [],
+  perAttemptMs: 10_000,
+  totalMs: 20_000,
+});
 
 export async function startFakeVendor(wire: WireKind, apiKey: string): Promise<FakeVendor> {
   const queue: Responder[] = [];

@@ -108,10 +108,17 @@ export async function startEngineRole(config: Config): Promise<{ url: string; cl
   return { url: `http://127.0.0.1:${roles.engine!.port}`, close: () => roles.close() };
 }
 
-/** Starts what `config` asks for (QR_ROLE) through the built startRoles; the site is required. */
-export async function startConsumer(config: Config, clock?: Clock): Promise<Consumer> {
+/**
+ * Starts what `config` asks for (QR_ROLE) through the built startRoles; the site is required. `log` gets
+ * what the roles say at start.
+ */
+export async function startConsumer(
+  config: Config,
+  clock?: Clock,
+  log: (message: string) => void = () => {},
+): Promise<Consumer> {
   const startRoles = await loadRoles();
-  const roles = await startRoles(config, () => {}, clock === undefined ? {} : { accounts: { clock } });
+  const roles = await startRoles(config, log, clock === undefined ? {} : { accounts: { clock } });
   const site = roles.site;
   if (site === undefined) throw new Error(`QR_ROLE=${config.role} starts no site`);
   const { accounts } = site;

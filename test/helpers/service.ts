@@ -3,7 +3,7 @@
  * pool of real workers. Tests talk to it over HTTP on loopback.
  */
 import type { Config } from '../../src/config.js';
-import type { RunningService } from '../../src/server.js';
+import type { RunningService, ServiceOptions } from '../../src/server.js';
 
 const dist = (file: string) => new URL(`../../dist/src/${file}`, import.meta.url).href;
 
@@ -15,11 +15,13 @@ export interface TestService extends RunningService {
 export async function startTestService(
   overrides: Partial<Config> = {},
   log: (m: string) => void = () => {},
+  options: ServiceOptions = {},
 ): Promise<TestService> {
   const { loadConfig } = (await import(dist('config.js'))) as typeof import('../../src/config.js');
   const { startService } = (await import(dist('server.js'))) as typeof import('../../src/server.js');
-  const config: Config = { ...loadConfig({}), port: 0, workers: 2, ...overrides };
-  const running = await startService(config, log);
+  // The metering store in memory: test files never share (or lock) a data directory.
+  const config: Config = { ...loadConfig({ QR_DATA_DIR: 'memory://' }), port: 0, workers: 2, ...overrides };
+  const running = await startService(config, log, options);
   const url = `http://127.0.0.1:${running.port}`;
   return {
     ...running,

@@ -8,6 +8,7 @@ import {
   announceAdminPort,
   DataDirBusyError,
   lockDataDir,
+  MARKETPLACE_PGLITE,
   MIGRATIONS,
   migrate,
   openPostgres,
@@ -51,8 +52,16 @@ describe.each(DRIVERS)('migrations on %s', (driver) => {
       'credit_reservations',
       'customers',
       'idempotency_keys',
+      'managed_ai_holds',
+      'managed_ai_usage',
+      'marketplace_usage',
+      'orders',
       'packs',
+      'payment_events',
+      'payment_refunds',
+      'receipts',
       'schema_migrations',
+      'withdrawal_waivers',
     ]);
     expect(await migrate(t.db, { schema: t.schema })).toEqual({ applied: [] });
     expect(await tables()).toEqual(before);
@@ -164,6 +173,26 @@ describe('the PGlite data directory', () => {
     } finally {
       await again.close();
     }
+  });
+
+  it("the site's and the engine's directories in one data directory are locked apart", async () => {
+    const site = await openStore({ dataDir: dir });
+    const engine = await openStore({ dataDir: dir, pglite: MARKETPLACE_PGLITE, role: 'engine' });
+    try {
+      expect(readDataDirLock(dir)).toEqual({ pid: process.pid, role: 'site' });
+      expect(readDataDirLock(dir, MARKETPLACE_PGLITE)).toEqual({ pid: process.pid, role: 'engine' });
+      expect(() => lockDataDir(dir, 'cli', MARKETPLACE_PGLITE)).toThrow(/in use by a running engine/);
+      expect(announceAdminPort(dir, 5432, MARKETPLACE_PGLITE)).toBe(true);
+      expect(readDataDirLock(dir, MARKETPLACE_PGLITE)).toEqual({ pid: process.pid, role: 'engine', adminPort: 5432 });
+      // Two databases: a row in one is not in the other.
+      await site.query(`INSERT INTO customers (id, email, created_at) VALUES ('cus_apart', 'a@example.com', now())`);
+      expect((await engine.query(`SELECT 1 FROM customers WHERE id = 'cus_apart'`)).rowCount).toBe(0);
+    } finally {
+      await engine.close();
+      await site.close();
+    }
+    expect(existsSync(join(dir, 'marketplace-pglite.lock'))).toBe(false);
+    expect(existsSync(join(dir, 'marketplace-pglite'))).toBe(true);
   });
 
   it('a lock left by a process that is gone is replaced', () => {

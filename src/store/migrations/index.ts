@@ -1,4 +1,7 @@
 import { sql as accounts } from './001-accounts.js';
+import { sql as marketplace } from './002-marketplace.js';
+import { sql as orders } from './003-orders.js';
+import { sql as receipts } from './004-receipts.js';
 
 export interface Migration {
   /** Applied in this order, each once; never renumber or edit one that has shipped. */
@@ -8,7 +11,13 @@ export interface Migration {
 }
 
 /**
- * TypeScript modules rather than .sql files, so tsc ships them in dist/ with no copy step. Orders and
- * checkout, and users with sessions, come as the next versions.
+ * TypeScript modules rather than .sql files, so tsc ships them in dist/ with no copy step. Every store gets
+ * every table: the site's PGlite holds empty marketplace tables, the engine's empty account tables, and
+ * one PostgreSQL database serves both roles.
  */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'accounts', sql: accounts }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'accounts', sql: accounts },
+  { version: 2, name: 'marketplace', sql: marketplace },
+  { version: 3, name: 'orders', sql: orders },
+  { version: 4, name: 'receipts', sql: receipts },
+];

@@ -1,0 +1,85 @@
+import type { Accounts, Fulfilment, PaymentSucceeded } from '../accounts/index.js';
+import { ApiError } from '../errors.js';
+import type { Catalogue } from './catalogue.js';
+import type { PaymentProvider } from './payments.js';
+import { givenWaiver } from './waiver.js';
+
+/** What POST /api/checkout answers. */
+export interface CheckoutAnswer {
+  success: true;
+  orderId: string;
+  customerId: string;
+  /** `open` until the provider reports the payment; `paid` at once in test mode. */
+  status: 'open' | 'paid';
+  /** Where to send the buyer to pay (Stripe Checkout). */
+  checkoutUrl?: string;
+  /** Test mode: nothing was charged. */
+  testMode?: true;
+  packId?: string;
+  credits?: number;
+  expiresAt?: Date;
+}
+
+const BODY_FIELDS = ['packId', 'email', 'withdrawalWaiver'];
+
+const invalid = (message: string, field?: string) => new ApiError('invalid_body', { message, field });
+
+/**
+ * Selling packs: an order for an offer of the catalogue, made only with the buyer's waiver of the right
+ * of withdrawal, paid through the provider, fulfilled (its pack granted) once whatever the provider
+ * repeats.
+ */
+export class Checkout {
+  constructor(
+    private readonly accounts: Accounts,
+    private readonly catalogue: Catalogue,
+    /** Undefined: no provider and not on loopback, so nothing can be sold here. */
+    readonly provider: PaymentProvider | undefined,
+    /** Told when an order has been paid, to send its receipt now rather than at the next sweep. */
+    private readonly onPaid: () => void = () => {},
+  ) {}
+
+  /** A checkout body → an order, paid at once in test mode, else waiting on the provider's page. */
+  async start(body: unknown): Promise<CheckoutAnswer> {
+    if (this.provider === undefined)
+      throw new ApiError('checkout_unavailable', {
+        message: 'This site takes no payments: it has no payment provider and is not on a loopback address.',
+      });
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw invalid('The body must be a JSON object.');
+    const fields = body as Record<string, unknown>;
+    const unknown = Object.keys(fields).find((k) => !BODY_FIELDS.includes(k));
+    if (unknown !== undefined) throw invalid(`Unknown field "${unknown}".`, unknown);
+    const waiver = givenWaiver(fields.withdrawalWaiver);
+    const offer = typeof fields.packId === 'string' ? this.catalogue.offer(fields.packId) : undefined;
+    if (offer === undefined) throw invalid('packId must be the id of a pack GET /api/packs lists.', 'packId');
+    if (typeof fields.email !== 'string') throw invalid('email must be an e-mail address.', 'email');
+
+    const order = await this.accounts.createOrder({
+      email: fields.email,
+      offer: { id: offer.id, kind: offer.kind, credits: offer.credits, price: offer.price, currency: offer.currency },
+      provider: this.provider.name,
+      waiver: { textVersion: waiver.version, textSha256: waiver.sha256 },
+    });
+    const answer = { success: true as const, orderId: order.id, customerId: order.customerId };
+    const start = await this.provider.begin(order, offer);
+    if ('checkoutUrl' in start) return { ...answer, status: 'open', checkoutUrl: start.checkoutUrl };
+    const done = await this.fulfil({ orderId: order.id });
+    if (done.outcome !== 'granted') throw new Error(`a test-mode order was not fulfilled: ${done.outcome}`);
+    return {
+      ...answer,
+      status: 'paid',
+      testMode: true,
+      packId: done.pack.id,
+      credits: done.pack.credits,
+      expiresAt: done.pack.expiresAt,
+    };
+  }
+
+  /** A payment went through: the order's pack, granted once, and its receipt on its way. */
+  async fulfil(payment: PaymentSucceeded): Promise<Fulfilment> {
+    const done = await this.accounts.paymentSucceeded(payment);
+    if (done.outcome === 'granted') this.onPaid();
+    return done;
+  }
+}

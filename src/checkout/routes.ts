@@ -1,0 +1,65 @@
+import { ApiError } from '../errors.js';
+import { type CustomerLimiter, rateLimitedError } from '../gateway/limits.js';
+import type { Route } from '../http/router.js';
+import type { Catalogue } from './catalogue.js';
+import type { Checkout } from './checkout.js';
+import { CURRENT_WAIVER } from './waiver.js';
+
+export interface CheckoutRouteDeps {
+  checkout: Checkout;
+  catalogue: Catalogue;
+  /** Checkouts per client address and minute, with the gateway's general limit. */
+  limiter: CustomerLimiter;
+}
+
+/** The site's public pack list and checkout. */
+export function checkoutRoutes({ checkout, catalogue, limiter }: CheckoutRouteDeps): Route[] {
+  const packs = catalogue.offers.map(({ id, name, kind, credits, price, currency, validMonths }) => ({
+    id,
+    name,
+    kind,
+    credits,
+    price,
+    currency,
+    validMonths,
+  }));
+  const withdrawalWaiver = {
+    textVersion: CURRENT_WAIVER.version,
+    consent: CURRENT_WAIVER.consent,
+    acknowledgement: CURRENT_WAIVER.acknowledgement,
+  };
+  return [
+    {
+      method: 'GET',
+      path: '/api/packs',
+      auth: 'public',
+      doc: {
+        summary: 'The Studio pack and the credit top-ups on sale, and the waiver text a checkout shows.',
+        response: '{ success, packs: [{ id, name, kind, credits, price, currency, validMonths }], withdrawalWaiver }',
+      },
+      handler: (ctx) => ctx.reply.json(200, { success: true, packs, withdrawalWaiver }),
+    },
+    {
+      method: 'POST',
+      path: '/api/checkout',
+      auth: 'public',
+      doc: {
+        summary:
+          'Buy a pack: { packId, email, withdrawalWaiver: { consent, acknowledgement, textVersion } }, both boxes true.',
+        response: '{ success, orderId, customerId, status, checkoutUrl } (test mode: status paid, packId)',
+      },
+      handler: async (ctx) => {
+        const limit = await limiter.consume(`checkout:${ctx.remoteAddress}`, 'general');
+        if (!limit.allowed) throw rateLimitedError(limit);
+        let body: unknown;
+        try {
+          body = JSON.parse(Buffer.from(await ctx.body()).toString('utf8'));
+        } catch (e) {
+          if (e instanceof ApiError) throw e;
+          throw new ApiError('invalid_body', { message: 'The body is not valid JSON.' });
+        }
+        ctx.reply.json(200, await checkout.start(body));
+      },
+    },
+  ];
+}

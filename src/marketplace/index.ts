@@ -1,0 +1,77 @@
+import type { Config } from '../config.js';
+import type { Route } from '../http/router.js';
+import { type Db, isMemoryDataDir, MARKETPLACE_PGLITE, openStore } from '../store/index.js';
+import { ManagedAiMeter, type ManagedAiMeterOptions } from './managed-ai.js';
+import type { MonthKey } from './month.js';
+import { PLANS, type PlanTable } from './plans.js';
+import { type ManagedUsage, managedUsage } from './quota.js';
+import { type UsageReport, usageReport } from './report.js';
+import { countedRoute, UsageCounter, type UsageCounterOptions } from './usage.js';
+
+export { type MarketplaceCaller, marketplaceCaller, UNNAMED_USER } from './caller.js';
+export type { DeliverDesign, ManagedAiMeter } from './managed-ai.js';
+export { type MonthKey, monthOf, parseMonth } from './month.js';
+export { loadPlanTable, type Plan, PLANS, type PlanTable } from './plans.js';
+export type { ManagedUsage } from './quota.js';
+export { type UsageReport, usageCsv, usageReport, usageRows, type UserUsage } from './report.js';
+export { ENDPOINT_CLASSES, type EndpointClass } from './usage.js';
+export { USAGE_ADMIN_PATH, usageCommand } from './usage-command.js';
+
+/** The engine's metering of the marketplace channel, on its own store. */
+export interface Marketplace {
+  plans: PlanTable;
+  managedAi: ManagedAiMeter;
+  /** A user's managed-AI count for a month, exact; null before their first managed call of it. */
+  managedUsage(user: string, month: MonthKey): Promise<ManagedUsage | null>;
+  /** The routes, each marketplace call counted by endpoint class (as they are with counting off). */
+  metered(routes: Route[]): Route[];
+  /** The month's usage of every user, this engine's counts written first. */
+  report(month: MonthKey): Promise<UsageReport>;
+  /** Where the metering is kept, for the start log. */
+  storeDescription: string;
+  close(): Promise<void>;
+}
+
+export interface MarketplaceOptions {
+  managedAi?: ManagedAiMeterOptions;
+  usage?: Pick<UsageCounterOptions, 'clock' | 'maxPending'>;
+  log?: (message: string) => void;
+}
+
+/**
+ * Opens the engine's store and its metering. With DATABASE_URL it is the database every engine and site
+ * shares, so quotas hold across engines; without, the engine's own PGlite directory in QR_DATA_DIR
+ * (`marketplace-pglite`, locked like the site's), never the site's, which has one writer and is held
+ * by the site's process.
+ */
+export async function openMarketplace(config: Config, options: MarketplaceOptions = {}): Promise<Marketplace> {
+  const { databaseUrl, dataDir, schema } = config.store;
+  const log = options.log ?? ((m: string) => console.warn(m));
+  const db: Db = await openStore({ databaseUrl, dataDir, schema, pglite: MARKETPLACE_PGLITE, role: 'engine' });
+  const managedAi = new ManagedAiMeter(db, PLANS, config.marketplace, { log, ...options.managedAi });
+  const { usageFlushMs } = config.marketplace;
+  const usage = usageFlushMs === 0 ? undefined : new UsageCounter(db, { flushMs: usageFlushMs, log, ...options.usage });
+  const callerOf = (headers: Readonly<Record<string, string>>) => managedAi.callerOf(headers);
+  return {
+    plans: PLANS,
+    managedAi,
+    managedUsage: (user, month) => managedUsage(db, user, month),
+    metered: (routes) =>
+      usage === undefined ? routes : routes.map((r) => (r.auth === undefined ? countedRoute(r, usage, callerOf) : r)),
+    async report(month) {
+      await usage?.flush();
+      return usageReport(db, month, PLANS);
+    },
+    storeDescription:
+      databaseUrl !== undefined
+        ? 'PostgreSQL (DATABASE_URL)'
+        : isMemoryDataDir(dataDir)
+          ? 'PGlite in memory (nothing kept)'
+          : `PGlite in ${dataDir}/${MARKETPLACE_PGLITE}`,
+    async close() {
+      await usage?.close();
+      await managedAi.close();
+      await db.close();
+    },
+  };
+}

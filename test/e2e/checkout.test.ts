@@ -1,0 +1,171 @@
+/**
+ * Buying packs on the consumer site without a payment provider (the embedded default): the built engine
+ * and site (QR_ROLE=all on loopback, so checkout runs in test mode), the accounts on PGlite and on the real
+ * PostgreSQL. The pack list, the waiver of the right of withdrawal (refused unless both boxes are true,
+ * stored with its text version, hash, time and order), a Studio pack that opens the gateway at once, and a
+ * top-up that adds credits but no access.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import catalogue from '../../src/checkout/catalogue.json' with { type: 'json' };
+import {
+  type Consumer,
+  type ConsumerStore,
+  call,
+  consumerConfig,
+  consumerStore,
+  refusal,
+  startConsumer,
+} from '../helpers/consumer.js';
+import { DRIVERS, type DriverName } from '../helpers/databases.js';
+import { GIVEN_WAIVER, WAIVER_SHA256, WAIVER_TEXT, WAIVER_VERSION } from '../helpers/waiver.js';
+
+function checkoutSuite(driver: DriverName): void {
+  describe(`checkout in test mode, accounts on ${driver}`, () => {
+    let store: ConsumerStore;
+    let c: Consumer;
+    let buyers = 0;
+    const logs: string[] = [];
+    const email = () => `buyer-${driver}-${process.pid}-${buyers++}@example.com`;
+    const buy = (body: unknown) => call(c.siteUrl, '/api/checkout', { body });
+
+    beforeAll(async () => {
+      store = await consumerStore(driver);
+      c = await startConsumer(await consumerConfig(store.env), undefined, (m) => logs.push(m));
+    });
+    afterAll(async () => {
+      await c?.close();
+      await store?.close();
+    });
+
+    it('says at start that checkout runs in test mode, on loopback only', () => {
+      expect(logs).toContainEqual(
+        expect.stringMatching(/Checkout runs in TEST MODE: .*no money moves \(loopback only/),
+      );
+    });
+
+    it('GET /api/packs lists the catalogue and the waiver text to show', async () => {
+      const a = await call(c.siteUrl, '/api/packs');
+      expect(a.status).toBe(200);
+      expect(a.body).toEqual({
+        success: true,
+        packs: catalogue.offers.map(({ id, name, kind, credits, price, validMonths }) => ({
+          id,
+          name,
+          kind,
+          credits,
+          price,
+          currency: catalogue.currency,
+          validMonths,
+        })),
+        withdrawalWaiver: {
+          textVersion: WAIVER_VERSION,
+          consent: WAIVER_TEXT.consent,
+          acknowledgement: WAIVER_TEXT.acknowledgement,
+        },
+      });
+      expect(a.body.packs[0]).toMatchObject({ id: 'studio', kind: 'studio', validMonths: 12 });
+    });
+
+    it('refuses a checkout without either box ticked, with the seed’s answer, and stores nothing', async () => {
+      const buyer = email();
+      const refusals = [
+        { waiver: { ...GIVEN_WAIVER, consent: false }, field: 'withdrawalWaiver.consent' },
+        { waiver: { ...GIVEN_WAIVER, acknowledgement: false }, field: 'withdrawalWaiver.acknowledgement' },
+        { waiver: { textVersion: WAIVER_VERSION }, field: 'withdrawalWaiver.consent' },
+        { waiver: { ...GIVEN_WAIVER, consent: 'true' }, field: 'withdrawalWaiver.consent' },
+        { waiver: { ...GIVEN_WAIVER, acknowledgement: 1 }, field: 'withdrawalWaiver.acknowledgement' },
+        { waiver: { ...GIVEN_WAIVER, textVersion: 'some-other-text' }, field: 'withdrawalWaiver.textVersion' },
+        { waiver: undefined, field: 'withdrawalWaiver.consent' },
+      ];
+      for (const { waiver, field } of refusals) {
+        const a = await buy({ packId: 'studio', email: buyer, withdrawalWaiver: waiver });
+        expect(a.status).toBe(400);
+        expect(a.body).toEqual({
+          success: false,
+          error: 'withdrawal_waiver_required',
+          code: 'withdrawal_waiver_required',
+          field,
+          message: expect.stringMatching(/\w+ .*\./),
+        });
+      }
+      expect(await c.accounts.customerByEmail(buyer)).toBeNull();
+    });
+
+    it('a Studio pack with both boxes ticked: paid at once, the gateway open, the waiver kept with its hash', async () => {
+      const buyer = email();
+      const before = Date.now();
+      const a = await buy({ packId: 'studio', email: buyer, withdrawalWaiver: GIVEN_WAIVER });
+      expect(a.status).toBe(200);
+      expect(a.body).toMatchObject({ success: true, status: 'paid', testMode: true, credits: 100 });
+      const customer = await c.accounts.customerByEmail(buyer);
+      expect(a.body.customerId).toBe(customer!.id);
+
+      const order = await c.accounts.order(a.body.orderId);
+      expect(order).toMatchObject({
+        customerId: customer!.id,
+        email: buyer,
+        offerId: 'studio',
+        kind: 'studio',
+        credits: 100,
+        price: catalogue.offers[0]!.price,
+        currency: catalogue.currency,
+        provider: 'test',
+        state: 'paid',
+        packId: a.body.packId,
+      });
+      const waiver = await c.accounts.waiver(a.body.orderId);
+      expect(waiver).toEqual({
+        textVersion: WAIVER_VERSION,
+        textSha256: new Uint8Array(WAIVER_SHA256),
+        givenAt: expect.any(Date),
+      });
+      expect(waiver!.givenAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+
+      const pack = await c.accounts.activePack(customer!.id);
+      expect(pack).toMatchObject({ id: a.body.packId, kind: 'studio', credits: 100 });
+      expect(new Date(a.body.expiresAt)).toEqual(pack!.expiresAt);
+      const { key } = await c.accounts.issueKey(customer!.id);
+      expect((await call(c.siteUrl, '/api/v1/ping', { key })).status).toBe(200);
+      expect(await c.accounts.balance(customer!.id)).toEqual({ available: 100, reserved: 0 });
+    });
+
+    it('a top-up adds credits but opens nothing; with a Studio pack the credits add up', async () => {
+      const buyer = email();
+      const topup = await buy({ packId: 'topup-100', email: buyer, withdrawalWaiver: GIVEN_WAIVER });
+      expect(topup.body).toMatchObject({ status: 'paid', credits: 100 });
+      const customerId = topup.body.customerId as string;
+      const { key } = await c.accounts.issueKey(customerId);
+      expect(refusal(await call(c.siteUrl, '/api/v1/ping', { key }))).toEqual({
+        status: 402,
+        success: false,
+        code: 'studio_required',
+      });
+      const studio = await buy({ packId: 'studio', email: buyer.toUpperCase(), withdrawalWaiver: GIVEN_WAIVER });
+      expect(studio.body.customerId).toBe(customerId);
+      expect((await call(c.siteUrl, '/api/v1/ping', { key })).status).toBe(200);
+      expect(await c.accounts.balance(customerId)).toEqual({ available: 200, reserved: 0 });
+    });
+
+    it('refuses an unknown pack, a bad address, unknown fields and a body that is not JSON', async () => {
+      const expectInvalid = async (body: unknown, field: string | undefined) => {
+        const a = await buy(body);
+        expect({ status: a.status, code: a.body.code, field: a.body.field }).toEqual({
+          status: 400,
+          code: 'invalid_body',
+          field,
+        });
+      };
+      await expectInvalid({ packId: 'gold', email: email(), withdrawalWaiver: GIVEN_WAIVER }, 'packId');
+      await expectInvalid({ packId: 'studio', email: 'not-an-address', withdrawalWaiver: GIVEN_WAIVER }, 'email');
+      await expectInvalid({ packId: 'studio', withdrawalWaiver: GIVEN_WAIVER }, 'email');
+      await expectInvalid(
+        { packId: 'studio', email: email(), withdrawalWaiver: GIVEN_WAIVER, coupon: 'FREE' },
+        'coupon',
+      );
+      await expectInvalid('{"packId":', undefined);
+      await expectInvalid('[]', undefined);
+    });
+  });
+}
+
+for (const driver of DRIVERS) checkoutSuite(driver);
