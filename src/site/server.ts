@@ -12,6 +12,7 @@ import { connectRedis } from '../redis.js';
 import { openStore } from '../store/index.js';
 import { type AdminAccess, openAdminAccess } from './admin-access.js';
 import { ADMIN_COMMANDS, adminPath, answerAdmin } from './admin-routes.js';
+import { pageRoutes, WEB_BUILD_DIR } from './pages.js';
 
 export interface SiteOptions {
   /** Engine origins to relay to. */
@@ -78,6 +79,8 @@ export async function startSite(
     // With PostgreSQL the CLI opens the store itself (many writers are fine); only a PGlite directory,
     // which has one writer, is administered through the running site.
     ...(store.databaseUrl === undefined ? adminHttpRoutes(accounts, admin) : []),
+    // Last: the pages are matched after every API route, so they never slow the gateway down.
+    ...pageRoutes(WEB_BUILD_DIR, log),
   ];
   const http = await startHttp(
     {
