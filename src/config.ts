@@ -88,6 +88,17 @@ export interface SiteSettings {
   /** Links carried by the 402 answers. */
   docsUrl: string;
   pricingUrl: string;
+  /** QR_SITE_PUBLIC_URL: the site's origin; https makes its cookies Secure (and `__Host-` named). */
+  publicUrl: string;
+  /** Limits on people rather than customers (src/site/visitors.ts). */
+  visitorLimits: VisitorLimitSettings;
+}
+
+export interface VisitorLimitSettings {
+  /** QR_LIMIT_STUDIO: anonymous Studio calls per client address per minute. */
+  studio: number;
+  /** QR_LIMIT_SIGNIN: sign-in and sign-up attempts per client address per 15 minutes (half that per account). */
+  signIn: number;
 }
 
 export interface StoreConfig {
@@ -154,6 +165,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       engineTimeoutMs: int(env, 'QR_ENGINE_TIMEOUT_MS', 60_000, 1),
       docsUrl: given(env, 'QR_DOCS_URL') ?? `${siteOrigin}/docs`,
       pricingUrl: given(env, 'QR_PRICING_URL') ?? `${siteOrigin}/pricing`,
+      publicUrl: siteOrigin,
+      visitorLimits: {
+        studio: int(env, 'QR_LIMIT_STUDIO', 120, 1),
+        signIn: int(env, 'QR_LIMIT_SIGNIN', 20, 2),
+      },
     },
   };
 }

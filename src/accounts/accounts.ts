@@ -9,6 +9,7 @@ import { oneAtATime } from './one-at-a-time.js';
 import { ActivePackCache } from './pack-cache.js';
 import { activePack, grantPack, listPacks, refundPack } from './packs.js';
 import type { Accounts, Clock } from './types.js';
+import { UsageCounter, usageByDay } from './usage.js';
 
 export interface AccountsOptions {
   /** The secret API keys are hashed with (see `resolvePepper`). */
@@ -32,6 +33,8 @@ export interface AccountsOptions {
   activePackTtlMs?: number;
   /** Key cache size, and active-pack cache size. Default 10,000. */
   keyCacheEntries?: number;
+  /** How often counted gateway calls are written to the store. Default 10 s. */
+  usageFlushMs?: number;
   log?: (message: string) => void;
 }
 
@@ -57,6 +60,7 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
   // waiting for it, theirs and everyone else's calls alike. Queued here, a customer uses one connection.
   const perCustomer = oneAtATime();
   const packs = new ActivePackCache(options.activePackTtlMs ?? 5000, options.keyCacheEntries ?? 10_000);
+  const usage = new UsageCounter(db, clock, options.usageFlushMs ?? 10_000, options.log ?? ((m) => console.warn(m)));
 
   return {
     verifyKey: (plaintext) => verifier.verify(plaintext),
@@ -98,6 +102,11 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
       return listLedger(db, customerId, limit);
     },
     sweepExpiredReservations: (now = clock()) => sweepExpiredReservations(db, now),
+    recordCall: (customerId, limitClass) => usage.record(customerId, limitClass),
+    async usage(customerId, days, now = clock()) {
+      await usage.flush();
+      return usageByDay(db, customerId, days, now);
+    },
 
     beginIdempotent: (customerId, key, requestHash, now = clock()) =>
       beginIdempotent(db, customerId, key, requestHash, now, leaseMs),
@@ -106,6 +115,9 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
     pruneIdempotency: (now = clock()) => pruneIdempotency(db, now),
 
     keyRevocationFeed: () => verifier.feedState(),
-    close: () => verifier.close(),
+    async close() {
+      await usage.close();
+      await verifier.close();
+    },
   };
 }

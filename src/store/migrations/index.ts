@@ -1,4 +1,5 @@
 import { sql as accounts } from './001-accounts.js';
+import { sql as people } from './003-people.js';
 
 export interface Migration {
   /** Applied in this order, each once; never renumber or edit one that has shipped. */
@@ -8,7 +9,10 @@ export interface Migration {
 }
 
 /**
- * TypeScript modules rather than .sql files, so tsc ships them in dist/ with no copy step. Orders and
- * checkout, and users with sessions, come as the next versions.
+ * TypeScript modules rather than .sql files, so tsc ships them in dist/ with no copy step. Versions are
+ * unique and increasing, not necessarily consecutive: work developed side by side takes its own numbers.
  */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'accounts', sql: accounts }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'accounts', sql: accounts },
+  { version: 3, name: 'people', sql: people },
+];
