@@ -38,7 +38,7 @@ const pickerBody = (field: PickerField, name: string) =>
   JSON.stringify({
     content: 'qrfarm',
     ...PICKERS[field].design(name),
-    outputWidth: 192,
+    outputWidth: 320,
     strictScannability: false,
     responseType: 'binary',
   });
