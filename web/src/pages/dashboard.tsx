@@ -314,6 +314,7 @@ function Dashboard() {
   const [error, setError] = useState<string>();
   const [version, setVersion] = useState(0);
   const signedIn = session.state === 'ready' && session.session.signedIn;
+  const user = session.state === 'ready' ? session.session.user : undefined;
 
   useEffect(() => {
     if (!signedIn) return;
@@ -340,6 +341,9 @@ function Dashboard() {
   return (
     <>
       <h1>Dashboard</h1>
+      <p>
+        Signed in as {user?.email}, account <code>{user?.customerId}</code>.
+      </p>
       {error && <Notice kind="error">{error}</Notice>}
       {account && <PackSection account={account} />}
       {account && <KeysSection hasPack={account.activePack !== null} onChange={() => setVersion((v) => v + 1)} />}
