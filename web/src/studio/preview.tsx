@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Notice } from '../components/field.js';
+import type { Correction } from '../../../src/model/render-config.js';
 import { ApiFailure, isAbort, postJson } from '../lib/api.js';
 import { type Design, requestBody } from './design.js';
 
@@ -11,13 +12,6 @@ export interface Verification {
   quietZoneClean: boolean;
   failures: string[];
   scanScore: number;
-}
-
-export interface Correction {
-  field: string;
-  from: unknown;
-  to?: unknown;
-  reason: string;
 }
 
 export interface Rendered {
