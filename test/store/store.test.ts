@@ -53,6 +53,9 @@ describe.each(DRIVERS)('migrations on %s', (driver) => {
       'idempotency_keys',
       'packs',
       'schema_migrations',
+      'sessions',
+      'usage_daily',
+      'users',
     ]);
     expect(await migrate(t.db, { schema: t.schema })).toEqual({ applied: [] });
     expect(await tables()).toEqual(before);
