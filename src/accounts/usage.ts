@@ -5,16 +5,35 @@ import type { UsageDay } from './types.js';
 /** UTC calendar day of an instant, as PostgreSQL's `date` reads it. */
 const dayOf = (at: Date): string => at.toISOString().slice(0, 10);
 
+const CLASSES: readonly LimitClass[] = ['general', 'generation', 'ai'];
+const DAY_MS = 86_400_000;
+
+/** Calls counted and not yet written: UTC day → customer → calls by class (in CLASSES order). */
+type Pending = Map<string, Map<string, number[]>>;
+
+/** The map's value for `key`, made and stored first when there is none. */
+function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) {
+    v = make();
+    map.set(key, v);
+  }
+  return v;
+}
+
 /**
  * Counts gateway calls per customer, UTC day and class in memory and adds them to `usage_daily` in one
- * statement every `flushMs`: the hot path pays a map increment, not a write. What a crash loses is at
- * most the last interval's counts; they feed the dashboard's chart, not billing (credits are exact in
- * the ledger). A failed flush keeps its counts for the next one.
+ * statement every `flushMs`: the hot path pays two map lookups and an increment, not a write (the day's
+ * name is worked out once a day, not per call). What a crash loses is at most the last interval's counts;
+ * they feed the dashboard's chart, not billing (credits are exact in the ledger). A failed flush keeps its
+ * counts for the next one.
  */
 export class UsageCounter {
-  private pending = new Map<string, number>();
+  private pending: Pending = new Map();
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
+  private day = '';
+  private dayStart = 0;
 
   constructor(
     private readonly db: Db,
@@ -27,8 +46,17 @@ export class UsageCounter {
   }
 
   record(customerId: string, limitClass: LimitClass): void {
-    const key = `${customerId}\n${dayOf(this.clock())}\n${limitClass}`;
-    this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+    const now = this.clock().getTime();
+    if (now < this.dayStart || now >= this.dayStart + DAY_MS) {
+      this.dayStart = now - (now % DAY_MS);
+      this.day = dayOf(new Date(now));
+    }
+    const calls = entry(
+      entry(this.pending, this.day, () => new Map()),
+      customerId,
+      () => [0, 0, 0],
+    );
+    calls[CLASSES.indexOf(limitClass)]!++;
   }
 
   /** Writes what has been counted; one flush at a time. */
@@ -42,13 +70,15 @@ export class UsageCounter {
     const batch = this.pending;
     this.pending = new Map();
     const columns: [string[], string[], string[], number[]] = [[], [], [], []];
-    for (const [key, calls] of batch) {
-      const [customer, day, limitClass] = key.split('\n') as [string, string, string];
-      columns[0].push(customer);
-      columns[1].push(day);
-      columns[2].push(limitClass);
-      columns[3].push(calls);
-    }
+    for (const [day, customers] of batch)
+      for (const [customer, calls] of customers)
+        calls.forEach((n, i) => {
+          if (n === 0) return;
+          columns[0].push(customer);
+          columns[1].push(day);
+          columns[2].push(CLASSES[i]!);
+          columns[3].push(n);
+        });
     try {
       await this.db.query(
         `INSERT INTO usage_daily (customer_id, day, class, calls)
@@ -57,8 +87,19 @@ export class UsageCounter {
         columns,
       );
     } catch (e) {
-      for (const [key, calls] of batch) this.pending.set(key, (this.pending.get(key) ?? 0) + calls);
+      this.restore(batch);
       this.log(`usage counts not written, kept for the next flush: ${(e as Error).message}`);
+    }
+  }
+
+  /** Puts counts that could not be written back with those counted since. */
+  private restore(batch: Pending): void {
+    for (const [day, customers] of batch) {
+      const into = entry(this.pending, day, () => new Map<string, number[]>());
+      for (const [customer, calls] of customers) {
+        const current = into.get(customer);
+        into.set(customer, current === undefined ? calls : current.map((n, i) => n + calls[i]!));
+      }
     }
   }
 

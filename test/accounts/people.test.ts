@@ -6,6 +6,7 @@
 import { verify } from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccounts, createPeople, csrfTokenOf, SESSION_LIFETIME_MS } from '../../src/accounts/index.js';
+import { UsageCounter, usageByDay } from '../../src/accounts/usage.js';
 import type { Accounts, People } from '../../src/accounts/index.js';
 import { isApiError } from '../../src/errors.js';
 import { DRIVERS, manualClock, openTestDatabase, type TestDatabase, TEST_PEPPER } from '../helpers/databases.js';
@@ -133,5 +134,36 @@ describe.each(DRIVERS)('people on %s', (driver) => {
       { day: '2025-06-01', general: 1, generation: 2, ai: 0, creditsSpent: 0 },
       { day: '2025-06-02', general: 0, generation: 0, ai: 2, creditsSpent: 1 },
     ]);
+  });
+
+  it('a flush that fails keeps its counts, and the next one writes them with the newer ones', async () => {
+    const { id } = await accounts.createCustomer(address());
+    clock.set(new Date('2025-07-01T10:00:00Z'));
+    let fail = true;
+    const logged: string[] = [];
+    const flaky = {
+      ...t.db,
+      query: (sql: string, params?: readonly unknown[]) => {
+        if (fail) {
+          fail = false;
+          return Promise.reject(new Error('connection reset'));
+        }
+        return t.db.query(sql, params);
+      },
+    } as typeof t.db;
+    const counter = new UsageCounter(flaky, clock.now, 60_000, (m) => logged.push(m));
+    counter.record(id, 'general');
+    counter.record(id, 'generation');
+    await counter.flush();
+    expect(logged).toEqual([expect.stringContaining('connection reset')]);
+    counter.record(id, 'general');
+    await counter.close();
+    expect((await usageByDay(t.db, id, 1, clock.now())).at(-1)).toEqual({
+      day: '2025-07-01',
+      general: 2,
+      generation: 1,
+      ai: 0,
+      creditsSpent: 0,
+    });
   });
 });
