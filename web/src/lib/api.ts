@@ -8,6 +8,8 @@ export interface ErrorEnvelope {
   error: string;
   code: string;
   field?: string;
+  /** A sentence beside an `error` that is itself a code (the checkout's withdrawal_waiver_required). */
+  message?: string;
   docs?: string;
   pricing?: string;
 }
@@ -19,7 +21,7 @@ export class ApiFailure extends Error {
   readonly envelope: ErrorEnvelope;
 
   constructor(status: number, envelope: ErrorEnvelope) {
-    super(envelope.error);
+    super(envelope.message ?? envelope.error);
     this.status = status;
     this.code = envelope.code;
     this.field = envelope.field;
