@@ -164,7 +164,7 @@ export function Preview({
             alt="Preview of your QR code"
             width={rendered.width}
             height={rendered.height}
-            style={{ opacity: busy || error ? 0.5 : 1 }}
+            style={{ opacity: busy || error || blocked ? 0.4 : 1 }}
           />
         ) : (
           <p>{blocked ?? 'Rendering…'}</p>
@@ -185,7 +185,7 @@ export function Preview({
           )}
         </Notice>
       )}
-      {rendered && !error && <VerificationReport r={rendered} />}
+      {rendered && !error && !blocked && <VerificationReport r={rendered} />}
     </section>
   );
 }
