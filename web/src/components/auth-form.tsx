@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiFailure, postJson, useCsrfToken } from '../lib/api.js';
+import { useSession } from '../lib/session.js';
 import { Field, Notice } from './field.js';
 
 /** Where to go after signing in: ?next= when it is a path of this site, else the dashboard. */
@@ -21,6 +22,7 @@ export function AuthForm({ mode }: { mode: 'signup' | 'signin' }) {
   const [errors, setErrors] = useState<{ email?: string; password?: string; form?: string }>({});
   const [busy, setBusy] = useState(false);
   const signup = mode === 'signup';
+  const session = useSession();
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -42,6 +44,16 @@ export function AuthForm({ mode }: { mode: 'signup' | 'signin' }) {
     }
   };
 
+  if (session.state === 'ready' && session.session.signedIn)
+    return (
+      <div class="auth">
+        <h1>{signup ? 'Create your account' : 'Sign in'}</h1>
+        <Notice kind="info">
+          You are signed in as {session.session.user?.email}. <a href={nextPath()}>Continue</a>, or sign out first to
+          use another account.
+        </Notice>
+      </div>
+    );
   return (
     <div class="auth">
       <h1>{signup ? 'Create your account' : 'Sign in'}</h1>
