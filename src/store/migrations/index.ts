@@ -1,5 +1,5 @@
 import { sql as accounts } from './001-accounts.js';
-import { sql as people } from './004-people.js';
+import { sql as people } from './005-people.js';
 
 export interface Migration {
   /** Applied in this order, each once; never renumber or edit one that has shipped. */
@@ -14,5 +14,5 @@ export interface Migration {
  */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'accounts', sql: accounts },
-  { version: 4, name: 'people', sql: people },
+  { version: 5, name: 'people', sql: people },
 ];
