@@ -120,6 +120,17 @@ export interface SiteSettings {
   payments: PaymentSettings;
   /** How buyers get their receipt. */
   receipts: ReceiptSettings;
+  /** QR_SITE_PUBLIC_URL: the site's origin; https makes its cookies Secure (and `__Host-` named). */
+  publicUrl: string;
+  /** Limits on people rather than customers (src/site/visitors.ts). */
+  visitorLimits: VisitorLimitSettings;
+}
+
+export interface VisitorLimitSettings {
+  /** QR_LIMIT_STUDIO: anonymous Studio calls per client address per minute. */
+  studio: number;
+  /** QR_LIMIT_SIGNIN: sign-in and sign-up attempts per client address per 15 minutes (half that per account). */
+  signIn: number;
 }
 
 /** A receipt goes by SMTP when SMTP_URL is set, else into an outbox folder; with neither it waits. */
@@ -220,6 +231,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         returnUrl: httpUrl(env, 'QR_CHECKOUT_RETURN_URL') ?? given(env, 'QR_PRICING_URL') ?? `${siteOrigin}/pricing`,
       },
       receipts: loadReceipts(env),
+      publicUrl: siteOrigin,
+      visitorLimits: {
+        studio: int(env, 'QR_LIMIT_STUDIO', 120, 1),
+        signIn: int(env, 'QR_LIMIT_SIGNIN', 20, 2),
+      },
     },
     marketplace: loadMarketplace(env),
   };

@@ -69,6 +69,11 @@ export const ERRORS = {
   engine_unavailable: [503, 'No rendering engine is reachable; retry shortly.'],
   engine_timeout: [504, 'The rendering engine did not answer in time.'],
 
+  // The site's pages: people signing in, their sessions and the forms they send.
+  invalid_credentials: [401, 'The e-mail address or the password is wrong.'],
+  session_required: [401, 'Sign in first: this needs a session.'],
+  csrf_failed: [403, 'The X-CSRF-Token header is missing or does not match this browser; reload the page.'],
+
   // The site's admin API (loopback only) and the operator CLI.
   customer_not_found: [404, 'No customer with that id.'],
   pack_not_found: [404, 'No pack with that id.'],

@@ -19,6 +19,7 @@ import { ActivePackCache } from './pack-cache.js';
 import { activePack, grantPack, listPacks, refundPack } from './packs.js';
 import { claimReceipts, receiptFailed, receiptSent, receiptState } from './receipts.js';
 import type { Accounts, Clock } from './types.js';
+import { UsageCounter, usageByDay } from './usage.js';
 
 export interface AccountsOptions {
   /** The secret API keys are hashed with (see `resolvePepper`). */
@@ -42,6 +43,8 @@ export interface AccountsOptions {
   activePackTtlMs?: number;
   /** Key cache size, and active-pack cache size. Default 10,000. */
   keyCacheEntries?: number;
+  /** How often counted gateway calls are written to the store. Default 10 s. */
+  usageFlushMs?: number;
   log?: (message: string) => void;
 }
 
@@ -67,6 +70,7 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
   // waiting for it, theirs and everyone else's calls alike. Queued here, a customer uses one connection.
   const perCustomer = oneAtATime();
   const packs = new ActivePackCache(options.activePackTtlMs ?? 5000, options.keyCacheEntries ?? 10_000);
+  const usage = new UsageCounter(db, clock, options.usageFlushMs ?? 10_000, options.log ?? ((m) => console.warn(m)));
 
   return {
     verifyKey: (plaintext) => verifier.verify(plaintext),
@@ -108,6 +112,11 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
       return listLedger(db, customerId, limit);
     },
     sweepExpiredReservations: (now = clock()) => sweepExpiredReservations(db, now),
+    recordCall: (customerId, limitClass) => usage.record(customerId, limitClass),
+    async usage(customerId, days, now = clock()) {
+      await usage.flush();
+      return usageByDay(db, customerId, days, now);
+    },
 
     beginIdempotent: (customerId, key, requestHash, now = clock()) =>
       beginIdempotent(db, customerId, key, requestHash, now, leaseMs),
@@ -132,6 +141,9 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
     receipt: (orderId) => receiptState(db, orderId),
 
     keyRevocationFeed: () => verifier.feedState(),
-    close: () => verifier.close(),
+    async close() {
+      await usage.close();
+      await verifier.close();
+    },
   };
 }

@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.js';
-import { type Db, isUniqueViolation, type Queryable } from '../store/index.js';
+import { isUniqueViolation, type Queryable } from '../store/index.js';
 import { newId } from './ids.js';
 import type { Customer } from './types.js';
 
@@ -23,18 +23,23 @@ export function checkEmail(email: string): string {
   return address;
 }
 
-export async function createCustomer(db: Db, email: string, now: Date): Promise<Customer> {
-  const address = checkEmail(email);
+export async function createCustomer(db: Queryable, email: string, now: Date): Promise<Customer> {
   try {
-    const { rows } = await db.query<CustomerRow>(
-      'INSERT INTO customers (id, email, created_at) VALUES ($1, $2, $3) RETURNING id, email, created_at',
-      [newId('cus'), address, now],
-    );
-    return toCustomer(rows[0]!);
+    return await insertCustomer(db, email, now);
   } catch (e) {
     if (isUniqueViolation(e)) throw new ApiError('customer_exists', { field: 'email' });
     throw e;
   }
+}
+
+/** Inserts the customer; a taken address is the caller's to report (it may be inside a transaction). */
+export async function insertCustomer(db: Queryable, email: string, now: Date): Promise<Customer> {
+  const address = checkEmail(email);
+  const { rows } = await db.query<CustomerRow>(
+    'INSERT INTO customers (id, email, created_at) VALUES ($1, $2, $3) RETURNING id, email, created_at',
+    [newId('cus'), address, now],
+  );
+  return toCustomer(rows[0]!);
 }
 
 export async function getCustomer(db: Queryable, customerId: string): Promise<Customer | null> {

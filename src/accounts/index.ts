@@ -4,5 +4,8 @@ export { isWellFormedKey, KEY_PREFIX } from './key-format.js';
 export { KEY_REVOKED_CHANNEL } from './key-revocations.js';
 export { startMaintenance } from './maintenance.js';
 export { MAX_PACK_CREDITS, PACK_LIFETIME_MONTHS } from './packs.js';
+export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords.js';
+export { createPeople } from './people.js';
+export { csrfTokenOf, newSessionToken, SESSION_LIFETIME_MS, sameToken } from './sessions.js';
 export { keyDigest, type PepperSource, resolvePepper } from './pepper.js';
 export type * from './types.js';

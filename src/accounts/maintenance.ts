@@ -1,15 +1,17 @@
-import type { Accounts } from './types.js';
+import type { Accounts, People } from './types.js';
 
 /**
- * The site's housekeeping: releases expired credit holds and prunes day-old Idempotency-Key records,
- * every `intervalMs`. Several instances may run it at once (both are safe to repeat). Returns the stop.
+ * The site's housekeeping: releases expired credit holds, prunes day-old Idempotency-Key records and
+ * expired sessions, every `intervalMs`. Several instances may run it at once (all are safe to repeat).
+ * Returns the stop.
  */
 export function startMaintenance(
   accounts: Accounts,
   {
     intervalMs = 30_000,
     log = (m: string) => console.warn(m),
-  }: { intervalMs?: number; log?: (m: string) => void } = {},
+    people,
+  }: { intervalMs?: number; log?: (m: string) => void; people?: Pick<People, 'pruneSessions'> } = {},
 ): () => Promise<void> {
   let running: Promise<void> = Promise.resolve();
   let failing = false;
@@ -18,6 +20,7 @@ export function startMaintenance(
       try {
         await accounts.sweepExpiredReservations();
         await accounts.pruneIdempotency();
+        await people?.pruneSessions();
         failing = false;
       } catch (e) {
         if (!failing) log(`accounts maintenance failed (retried every ${intervalMs} ms): ${(e as Error).message}`);

@@ -1,3 +1,5 @@
+import type { LimitClass } from '../config.js';
+
 /**
  * What the consumer site needs from the account store: keys checked at the edge, the Studio pack that
  * opens the gateway, and AI credits reserved before an LLM call and settled after it. The gateway codes
@@ -215,6 +217,46 @@ export type IdempotencyStart =
   | { outcome: 'in_progress' }
   | { outcome: 'reused' };
 
+/** A person who signs in to the site: one customer, with its e-mail address. */
+export interface User {
+  id: string;
+  customerId: string;
+  email: string;
+  createdAt: Date;
+}
+
+/** A session just begun: its token goes into the cookie and nowhere else. */
+export interface NewSession {
+  user: User;
+  token: string;
+  expiresAt: Date;
+}
+
+/** One UTC day of a customer's use: gateway calls by limit class, and AI credits spent (any channel). */
+export interface UsageDay {
+  /** YYYY-MM-DD. */
+  day: string;
+  general: number;
+  generation: number;
+  ai: number;
+  creditsSpent: number;
+}
+
+/** The site's people: sign-up, sign-in and server-side sessions (src/accounts/people.ts). */
+export interface People {
+  /** A new user and customer, signed in. Refuses a taken address (customer_exists) and weak passwords. */
+  signUp(email: string, password: string): Promise<NewSession>;
+  /** A new session, or null when the address is unknown or the password wrong (alike in time). */
+  signIn(email: string, password: string): Promise<NewSession | null>;
+  /** The user of an unexpired session. */
+  session(token: string): Promise<{ user: User; expiresAt: Date } | null>;
+  signOut(token: string): Promise<void>;
+  /** Ends every session of the user, this one included; returns how many ended. */
+  signOutEverywhere(userId: string): Promise<number>;
+  /** Deletes expired sessions; returns how many. */
+  pruneSessions(now?: Date): Promise<number>;
+}
+
 export interface Accounts {
   /**
    * The owner of an active key, or null for a key that is malformed (prefix or checksum: refused
@@ -251,6 +293,11 @@ export interface Accounts {
   ledger(customerId: string, limit?: number): Promise<LedgerEntry[]>;
   /** Releases holds past their expiry (a crashed instance's); returns how many. Safe on several instances. */
   sweepExpiredReservations(now?: Date): Promise<number>;
+
+  /** Counts one gateway call of the customer for the usage chart (written in batches). */
+  recordCall(customerId: string, limitClass: LimitClass): void;
+  /** The customer's last `days` UTC days, oldest first; calls counted but not yet written are included. */
+  usage(customerId: string, days: number, now?: Date): Promise<UsageDay[]>;
 
   // Idempotency-Key records of server AI.
   /** `requestHash`: SHA-256 of what identifies the request (see `hashRequest`). */

@@ -22,6 +22,9 @@ const DIRECT_SERVER_AI = '/api/qr/ai/generate/server';
 /** The engine's public preview route, served by the site too because the template list links to it. */
 const TEMPLATE_PREVIEW = '/api/qr/templates/:id/preview';
 
+/** Paths of the routes that take an X-API-Key: the /api/v1 gateway and the direct server-AI endpoint. */
+export const KEY_PATHS: ReadonlySet<string> = new Set([...GATEWAY_ROUTES.map((r) => r.path), DIRECT_SERVER_AI]);
+
 /** The /api/v1 routes and the site's direct server-AI endpoint. */
 export function gatewayRoutes(deps: GatewayDeps): Route[] {
   const routes: Route[] = GATEWAY_ROUTES.map((route) => ({
@@ -65,6 +68,7 @@ async function relayRoute(deps: GatewayDeps, route: GatewayRoute, ctx: RequestCo
   // Every answer from here on, refusals included, tells the client where it stands.
   for (const [k, v] of Object.entries(limit.headers)) ctx.reply.header(k, v);
   await requireStudio(deps.accounts, owner.customerId, deps.settings);
+  deps.accounts.recordCall(owner.customerId, route.limit);
   for (const [name, allowed] of Object.entries(route.allow ?? {})) {
     if (!allowed.includes(ctx.params[name]!))
       throw new ApiError('NOT_FOUND', { message: `No endpoint ${ctx.path}; the gateway opens ${allowed.join(', ')}.` });
@@ -83,7 +87,7 @@ async function relayRoute(deps: GatewayDeps, route: GatewayRoute, ctx: RequestCo
 }
 
 /** The body as sent, once its type is known to be JSON: the gateway relays it untouched. */
-async function jsonBody(ctx: RequestContext): Promise<Uint8Array> {
+export async function jsonBody(ctx: RequestContext): Promise<Uint8Array> {
   const type = (ctx.headers['content-type'] ?? '').toLowerCase();
   if (type.startsWith('multipart/')) throw new ApiError('multipart_not_supported');
   if (!/^application\/json\s*(;|$)/.test(type)) {
@@ -133,7 +137,7 @@ function discard(r: Relayed): void {
 const STREAM_ABOVE_BYTES = 64 * 1024;
 
 /** The engine's answer, status, headers and bytes as they are; a large one of known length streamed. */
-async function forward(ctx: RequestContext, r: Relayed, maxOutputBytes: number): Promise<void> {
+export async function forward(ctx: RequestContext, r: Relayed, maxOutputBytes: number): Promise<void> {
   if (r.length !== undefined) {
     if (tooLarge(r, r.length, maxOutputBytes)) {
       discard(r);
@@ -184,7 +188,12 @@ const sendAnswer = (ctx: RequestContext, a: Answer) => ctx.reply.send(a.status, 
  * spends nothing; a retry while the first still runs is told to wait; the key sent with another body is
  * refused.
  */
-async function relayServerAi(deps: GatewayDeps, owner: KeyOwner, ctx: RequestContext, call: RelayCall): Promise<void> {
+export async function relayServerAi(
+  deps: GatewayDeps,
+  owner: Pick<KeyOwner, 'customerId'>,
+  ctx: RequestContext,
+  call: RelayCall,
+): Promise<void> {
   const { accounts } = deps;
   const key = ctx.headers['idempotency-key'];
   if (key === undefined) {
@@ -231,7 +240,12 @@ async function relayServerAi(deps: GatewayDeps, owner: KeyOwner, ctx: RequestCon
  * still there, given back on any failure or abort. A commit that fails after a design came back answers
  * 503 and gives the credit back: the customer retries and pays once.
  */
-async function spendCredit(deps: GatewayDeps, owner: KeyOwner, ctx: RequestContext, call: RelayCall): Promise<Answer> {
+async function spendCredit(
+  deps: GatewayDeps,
+  owner: Pick<KeyOwner, 'customerId'>,
+  ctx: RequestContext,
+  call: RelayCall,
+): Promise<Answer> {
   const { accounts, settings } = deps;
   const reservation = await accounts.reserveCredit(owner.customerId);
   if (reservation === null) throw paymentRequired('out_of_api_credits', settings);

@@ -1,35 +1,38 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { DEFAULT_RATE_LIMITS, type LimitClass, type RateLimits } from '../config.js';
+import { DEFAULT_RATE_LIMITS, type LimitClass } from '../config.js';
 import { ApiError } from '../errors.js';
 import { RedisFallback } from '../redis.js';
 
-export interface LimitDecision {
+export interface LimitDecision<C extends string = LimitClass> {
   allowed: boolean;
-  limitClass: LimitClass;
+  limitClass: C;
   limit: number;
   windowSec: number;
   remaining: number;
-  /** Seconds until the customer's window for this class starts afresh. */
+  /** Seconds until the key's window for this class starts afresh. */
   resetSec: number;
   /**
-   * For every gateway answer (draft-ietf-httpapi-ratelimit-headers): `RateLimit-Policy` and `RateLimit`;
+   * For every answer counted (draft-ietf-httpapi-ratelimit-headers): `RateLimit-Policy` and `RateLimit`;
    * when refused, `Retry-After` too.
    */
   headers: Record<string, string>;
 }
 
-export interface CustomerLimiterOptions {
-  limits?: Readonly<RateLimits>;
-  /** Window length in seconds; 60 in service, shorter in tests of the reset. */
+export interface WindowLimiterOptions<C extends string> {
+  /** Requests per key per window, by class. */
+  limits: Readonly<Record<C, number>>;
+  /** Window length in seconds; 60 for the gateway, shorter in tests of the reset. */
   windowSec?: number;
   /** Shared counts in Redis (REDIS_URL); without it, counts are per process. */
   redis?: Redis;
-  /** Prefix of the Redis keys (and of the in-process ones): `<prefix><class>:<customer id>`. */
+  /** Prefix of the Redis keys (and of the in-process ones): `<prefix><class>:<key>`. */
   keyPrefix?: string;
   /** Where an outage of Redis is reported (once) and its end. Default console.warn. */
   log?: (line: string) => void;
 }
+
+export type CustomerLimiterOptions = Partial<WindowLimiterOptions<LimitClass>>;
 
 interface ClassLimiter {
   limit: number;
@@ -50,22 +53,22 @@ const settle = (consumed: Promise<RateLimiterRes>): Promise<Outcome> =>
   );
 
 /**
- * Per-customer fixed windows, one counter per class, with rate-limiter-flexible: RateLimiterMemory by
- * default; with Redis, RateLimiterRedis, whose one Lua script increments and reads a counter atomically,
- * so several site instances share one exact count. Redis down: each instance falls back to its own
- * memory counters (fail open: a customer may then get up to the limit once per instance), logged once
- * per outage; the shared counts resume when Redis answers.
+ * Fixed windows per key, one counter per class, with rate-limiter-flexible: RateLimiterMemory by default;
+ * with Redis, RateLimiterRedis, whose one Lua script increments and reads a counter atomically, so several
+ * site instances share one exact count. Redis down: each instance falls back to its own memory counters
+ * (fail open: a key may then get up to the limit once per instance), logged once per outage; the shared
+ * counts resume when Redis answers. The gateway counts customers (CustomerLimiter); the site counts
+ * client addresses and e-mail addresses the same way (src/site/).
  */
-export class CustomerLimiter {
-  private readonly classes: Record<LimitClass, ClassLimiter>;
+export class WindowLimiter<C extends string> {
+  private readonly classes: Record<C, ClassLimiter>;
   private readonly fallback: RedisFallback;
 
-  constructor(options: CustomerLimiterOptions = {}) {
-    const limits = options.limits ?? DEFAULT_RATE_LIMITS;
+  constructor(options: WindowLimiterOptions<C>) {
     const duration = options.windowSec ?? 60;
     const keyPrefix = options.keyPrefix ?? 'qrfarm:limit:';
-    const { redis } = options;
-    const limiterOf = (limitClass: LimitClass): ClassLimiter => {
+    const { redis, limits } = options;
+    const limiterOf = (limitClass: C): ClassLimiter => {
       const common = { points: limits[limitClass], duration, keyPrefix: `${keyPrefix}${limitClass}` };
       return {
         limit: limits[limitClass],
@@ -74,16 +77,17 @@ export class CustomerLimiter {
         shared: redis && new RateLimiterRedis({ ...common, storeClient: redis, rejectIfRedisNotReady: true }),
       };
     };
-    this.classes = { general: limiterOf('general'), generation: limiterOf('generation'), ai: limiterOf('ai') };
+    const names = Object.keys(limits) as C[];
+    this.classes = Object.fromEntries(names.map((c) => [c, limiterOf(c)])) as Record<C, ClassLimiter>;
     this.fallback = new RedisFallback('rate limits', options.log ?? ((line) => console.warn(line)));
   }
 
-  /** Counts one request of `customerId` in `limitClass` and says whether it is within the limit. */
-  async consume(customerId: string, limitClass: LimitClass): Promise<LimitDecision> {
+  /** Counts one request of `key` in `limitClass` and says whether it is within the limit. */
+  async consume(key: string, limitClass: C): Promise<LimitDecision<C>> {
     const { limit, local, shared } = this.classes[limitClass];
-    const consumeLocally = () => settle(local.consume(customerId));
+    const consumeLocally = () => settle(local.consume(key));
     const { res, allowed } = shared
-      ? await this.fallback.run(() => settle(shared.consume(customerId)), consumeLocally)
+      ? await this.fallback.run(() => settle(shared.consume(key)), consumeLocally)
       : await consumeLocally();
     const windowSec = local.duration;
     const remaining = allowed ? res.remainingPoints : 0;
@@ -97,8 +101,15 @@ export class CustomerLimiter {
   }
 }
 
+/** The gateway's per-customer limits: the three classes of the contract, per minute by default. */
+export class CustomerLimiter extends WindowLimiter<LimitClass> {
+  constructor(options: CustomerLimiterOptions = {}) {
+    super({ ...options, limits: options.limits ?? DEFAULT_RATE_LIMITS });
+  }
+}
+
 /** The 429 for a refused decision, carrying its headers. */
-export const rateLimitedError = (decision: LimitDecision): ApiError =>
+export const rateLimitedError = <C extends string>(decision: LimitDecision<C>): ApiError =>
   new ApiError('rate_limited', {
     message: `More than ${decision.limit} ${decision.limitClass} requests in ${decision.windowSec} s; retry in ${decision.resetSec} s.`,
     headers: decision.headers,

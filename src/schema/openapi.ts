@@ -37,9 +37,45 @@ const errorEnvelope = {
   },
 } as const;
 
-/** The OpenAPI 3.1 document of the routes the server actually serves, from the same schemas it validates with. */
-export function buildOpenApi(routes: Route[], version: string, secretHeader: string): Json {
-  const schemas: Json = { ErrorEnvelope: errorEnvelope };
+/** What distinguishes the site's document from the engine's: its title, schemes and who may call what. */
+export interface OpenApiChannel {
+  title: string;
+  description: string;
+  /** Schemes by name; the first is the document's default. */
+  securitySchemes: Record<string, Json>;
+  /** Request body schemas of this channel beyond the shared registry, by name. */
+  schemas?: Record<string, Json>;
+  /** A route's security requirement, when it is not the document's default; `[]` for none. */
+  securityOf(route: Route): Json[] | undefined;
+}
+
+/** The marketplace channel (the engine): the proxy secret, or a relay signature from the site. */
+export const engineChannel = (secretHeader: string): OpenApiChannel => ({
+  title: 'qrfarm',
+  description: 'Verified QR-code rendering and AI design.',
+  securitySchemes: {
+    proxySecret: { type: 'apiKey', in: 'header', name: secretHeader },
+    relaySignature: {
+      type: 'apiKey',
+      in: 'header',
+      name: RELAY_HEADERS.signature,
+      description: `A request relayed by the consumer site, signed with the shared secret; with ${RELAY_HEADERS.timestamp}, ${RELAY_HEADERS.nonce} and ${RELAY_HEADERS.customer} (README, "The relay").`,
+    },
+  },
+  securityOf: (route) => (route.auth === 'public' ? [] : route.auth === 'relay' ? [{ relaySignature: [] }] : undefined),
+});
+
+/**
+ * The OpenAPI 3.1 document of the routes a server actually serves, from the same schemas it validates
+ * with; `channel` says whose (the engine's by default).
+ */
+export function buildOpenApi(
+  routes: Route[],
+  version: string,
+  secretHeader: string,
+  channel: OpenApiChannel = engineChannel(secretHeader),
+): Json {
+  const schemas: Json = { ErrorEnvelope: errorEnvelope, ...channel.schemas };
   for (const [name, schema] of Object.entries(SCHEMAS))
     schemas[name] =
       name === 'qrConfig'
@@ -57,13 +93,13 @@ export function buildOpenApi(routes: Route[], version: string, secretHeader: str
       schema: { type: 'string' },
     }));
     const content: Json = { 'application/json': {} };
+    const security = channel.securityOf(route);
     for (const type of route.doc.produces ?? []) content[type] = { schema: { type: 'string', format: 'binary' } };
     paths[path] ??= {};
     paths[path]![route.method.toLowerCase()] = {
       summary: route.doc.summary,
       ...(params.length && { parameters: params }),
-      ...(route.auth === 'public' && { security: [] }),
-      ...(route.auth === 'relay' && { security: [{ relaySignature: [] }] }),
+      ...(security !== undefined && { security }),
       ...(route.doc.body && {
         requestBody: {
           required: true,
@@ -81,20 +117,9 @@ export function buildOpenApi(routes: Route[], version: string, secretHeader: str
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'qrfarm', version, description: 'Verified QR-code rendering and AI design.' },
-    components: {
-      schemas,
-      securitySchemes: {
-        proxySecret: { type: 'apiKey', in: 'header', name: secretHeader },
-        relaySignature: {
-          type: 'apiKey',
-          in: 'header',
-          name: RELAY_HEADERS.signature,
-          description: `A request relayed by the consumer site, signed with the shared secret; with ${RELAY_HEADERS.timestamp}, ${RELAY_HEADERS.nonce} and ${RELAY_HEADERS.customer} (README, "The relay").`,
-        },
-      },
-    },
-    security: [{ proxySecret: [] }],
+    info: { title: channel.title, version, description: channel.description },
+    components: { schemas, securitySchemes: channel.securitySchemes },
+    security: [{ [Object.keys(channel.securitySchemes)[0]!]: [] }],
     paths,
   };
 }

@@ -19,13 +19,14 @@ import { connectRedis } from '../redis.js';
 import { openStore } from '../store/index.js';
 import { type AdminAccess, openAdminAccess } from './admin-access.js';
 import { adminHttpRoutes, adminRoutes } from './admin-routes.js';
+import { webRoutes } from './web.js';
 
 export interface SiteOptions {
   /** Engine origins to relay to. */
   engineUrls: string[];
   uws: LoadedUws;
   /** Tests: a clock for pack expiry, shorter reservations. */
-  accounts?: Pick<AccountsOptions, 'clock' | 'reservationTtlMs'>;
+  accounts?: Pick<AccountsOptions, 'clock' | 'reservationTtlMs' | 'usageFlushMs'>;
 }
 
 export interface RunningSite {
@@ -93,7 +94,6 @@ export async function startSite(
   const pepper = resolvePepper({ pepper: store.keyPepper, dataDir: store.dataDir, databaseUrl: store.databaseUrl });
   const db = await openStore({ ...store, role: 'site' });
   const accounts = createAccounts(db, { pepper, redisUrl: config.redisUrl, ...options.accounts });
-  const stopMaintenance = startMaintenance(accounts, { log });
   const redis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl);
   const limiter = new CustomerLimiter({
     limits: config.rateLimits,
@@ -110,7 +110,8 @@ export async function startSite(
   const receipts = destination && new ReceiptSender(accounts, CATALOGUE, destination, config.site.receipts.from, log);
   const checkout = new Checkout(accounts, CATALOGUE, provider, () => void receipts?.deliverPending());
   const admin: { access?: AdminAccess } = {};
-  const routes: Route[] = [
+  const gateway = { accounts, limiter, engine, settings: config.site };
+  const apiRoutes: Route[] = [
     {
       method: 'GET',
       path: '/healthz',
@@ -118,12 +119,19 @@ export async function startSite(
       doc: { summary: 'Liveness of the site, for load balancers; no key needed.', response: '{ success, status }' },
       handler: (ctx) => ctx.reply.json(200, { success: true, status: 'ok', role: 'site' }),
     },
-    ...gatewayRoutes({ accounts, limiter, engine, settings: config.site }),
+    ...gatewayRoutes(gateway),
     ...checkoutRoutes({ checkout, catalogue: CATALOGUE, limiter }),
     ...(stripe === undefined ? [] : [stripeWebhookRoute(stripe, checkout, accounts)]),
+  ];
+  const web = webRoutes({ ...gateway, config, db, redis, clock: options.accounts?.clock, log }, apiRoutes);
+  const stopMaintenance = startMaintenance(accounts, { log, people: web.people });
+  const routes: Route[] = [
+    ...apiRoutes,
     // With PostgreSQL the CLI opens the store itself (many writers are fine); only a PGlite directory,
     // which has one writer, is administered through the running site.
     ...(store.databaseUrl === undefined ? adminHttpRoutes(adminRoutes(accounts), () => admin.access) : []),
+    // After the gateway's: the pages and the account routes never slow its matching down.
+    ...web.routes,
   ];
   const http = await startHttp(
     {

@@ -62,6 +62,9 @@ describe.each(DRIVERS)('migrations on %s', (driver) => {
       'receipts',
       'schema_migrations',
       'withdrawal_waivers',
+      'sessions',
+      'usage_daily',
+      'users',
     ]);
     expect(await migrate(t.db, { schema: t.schema })).toEqual({ applied: [] });
     expect(await tables()).toEqual(before);

@@ -2,6 +2,7 @@ import { sql as accounts } from './001-accounts.js';
 import { sql as marketplace } from './002-marketplace.js';
 import { sql as orders } from './003-orders.js';
 import { sql as receipts } from './004-receipts.js';
+import { sql as people } from './005-people.js';
 
 export interface Migration {
   /** Applied in this order, each once; never renumber or edit one that has shipped. */
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'marketplace', sql: marketplace },
   { version: 3, name: 'orders', sql: orders },
   { version: 4, name: 'receipts', sql: receipts },
+  { version: 5, name: 'people', sql: people },
 ];

@@ -1,0 +1,259 @@
+import { PASSWORD_MAX_LENGTH } from '../accounts/index.js';
+import type { ApiKeyInfo, LedgerEntry, Pack, People, User } from '../accounts/types.js';
+import { ApiError } from '../errors.js';
+import { requireStudio } from '../gateway/edge.js';
+import { type GatewayDeps, jsonBody, relayServerAi } from '../gateway/gateway.js';
+import { rateLimitedError } from '../gateway/limits.js';
+import type { RequestContext, Route } from '../http/router.js';
+import { readForm } from './form-body.js';
+import type { SessionCookies } from './session-cookies.js';
+import type { VisitorLimits } from './visitors.js';
+
+export interface AccountDeps extends GatewayDeps {
+  people: People;
+  cookies: SessionCookies;
+  visitors: VisitorLimits;
+}
+
+/** Ledger entries and usage days the dashboard may ask for at most. */
+const MAX_LEDGER = 200;
+const MAX_USAGE_DAYS = 90;
+/** Long enough for any address (RFC 5321: 254) and the longest password. */
+const CREDENTIAL_MAX = Math.max(254, PASSWORD_MAX_LENGTH * 4);
+
+const userJson = (u: User) => ({ email: u.email, customerId: u.customerId, createdAt: u.createdAt });
+const keyJson = (k: ApiKeyInfo) => ({
+  id: k.id,
+  start: k.start,
+  name: k.name,
+  createdAt: k.createdAt,
+  lastUsedAt: k.lastUsedAt,
+  revokedAt: k.revokedAt,
+});
+const packJson = (p: Pack) => ({
+  id: p.id,
+  credits: p.credits,
+  remaining: p.remaining,
+  purchasedAt: p.purchasedAt,
+  expiresAt: p.expiresAt,
+  refundedAt: p.refundedAt,
+});
+const ledgerJson = (e: LedgerEntry) => ({
+  id: e.id,
+  kind: e.kind,
+  packId: e.packId,
+  remainingChange: e.remainingChange,
+  heldChange: e.heldChange,
+  createdAt: e.createdAt,
+});
+
+/** A whole number from the query, within bounds, or the default. */
+function countParam(ctx: RequestContext, name: string, fallback: number, max: number): number {
+  const raw = ctx.query.get(name);
+  if (raw === null) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new ApiError('invalid_body', { message: `${name} must be a whole number from 1 to ${max}.`, field: name });
+  return n;
+}
+
+const ok = (ctx: RequestContext, body: Record<string, unknown>) => ctx.reply.json(200, { success: true, ...body });
+
+/**
+ * The session routes of the pages: sign-up, sign-in and out, and what the dashboard shows and changes
+ * (keys, pack, credits, ledger, usage) plus the Studio's AI design, all for the signed-in user's customer.
+ * Every POST carries the X-CSRF-Token of its browser (src/site/session-cookies.ts).
+ */
+export function accountRoutes(deps: AccountDeps): Route[] {
+  const { accounts, people, cookies, visitors } = deps;
+  const credentials = (ctx: RequestContext) =>
+    readForm(ctx, { required: ['email', 'password'], maxLength: CREDENTIAL_MAX });
+  const route = (method: 'GET' | 'POST', path: string, summary: string, response: string, body?: string) =>
+    ({ method, path, auth: 'public', doc: { summary, response, ...(body && { body }) } }) as const;
+
+  return [
+    {
+      ...route(
+        'GET',
+        '/api/session',
+        'Who this browser is signed in as, and the CSRF token its state-changing requests must send in X-CSRF-Token. Without a session, sets the pre-session cookie the sign-in and sign-up forms are checked against.',
+        '{ success, signedIn, user?: { email, customerId, createdAt }, expiresAt?, csrfToken }',
+      ),
+      handler: async (ctx) => {
+        const s = await cookies.current(ctx);
+        if (s === null) return ok(ctx, { signedIn: false, csrfToken: cookies.preSessionCsrf(ctx) });
+        ok(ctx, { signedIn: true, user: userJson(s.user), expiresAt: s.expiresAt, csrfToken: cookies.csrfOf(s) });
+      },
+    },
+    {
+      ...route(
+        'POST',
+        '/api/session/signup',
+        'Creates an account (a customer) and signs this browser in. The password: 10 to 200 characters, not the e-mail address. Attempts are limited per client address (QR_LIMIT_SIGNIN per 15 minutes).',
+        '{ success, user, csrfToken }; sets the session cookie.',
+        'credentials',
+      ),
+      handler: async (ctx) => {
+        cookies.checkPreSession(ctx);
+        await visitors.attempt(ctx.remoteAddress);
+        const { email, password } = await credentials(ctx);
+        const session = await people.signUp(email, password);
+        ok(ctx, { user: userJson(session.user), csrfToken: cookies.begin(ctx, session) });
+      },
+    },
+    {
+      ...route(
+        'POST',
+        '/api/session/signin',
+        'Signs this browser in with a new session. Attempts are limited per client address (QR_LIMIT_SIGNIN per 15 minutes) and per account (half that).',
+        '{ success, user, csrfToken }; sets the session cookie.',
+        'credentials',
+      ),
+      handler: async (ctx) => {
+        cookies.checkPreSession(ctx);
+        const { email, password } = await credentials(ctx);
+        await visitors.attempt(ctx.remoteAddress, email);
+        const session = await people.signIn(email, password);
+        if (session === null) throw new ApiError('invalid_credentials');
+        ok(ctx, { user: userJson(session.user), csrfToken: cookies.begin(ctx, session) });
+      },
+    },
+    {
+      ...route('POST', '/api/session/signout', 'Ends this browser’s session.', '{ success }; deletes the cookie.'),
+      handler: async (ctx) => {
+        const s = await cookies.requireForChange(ctx);
+        await people.signOut(s.token);
+        cookies.end(ctx);
+        ok(ctx, {});
+      },
+    },
+    {
+      ...route(
+        'POST',
+        '/api/session/signout-everywhere',
+        'Ends every session of the account, on every browser, this one included.',
+        '{ success, ended }',
+      ),
+      handler: async (ctx) => {
+        const s = await cookies.requireForChange(ctx);
+        const ended = await people.signOutEverywhere(s.user.id);
+        cookies.end(ctx);
+        ok(ctx, { ended });
+      },
+    },
+    {
+      ...route(
+        'GET',
+        '/api/account',
+        'The account: the active Studio pack and when it ends, every pack, and the credits left.',
+        '{ success, user, activePack: pack | null, packs: [{ id, credits, remaining, purchasedAt, expiresAt, refundedAt }], credits: { available, reserved } }',
+      ),
+      handler: async (ctx) => {
+        const { user } = await cookies.require(ctx);
+        const [active, packs, credits] = await Promise.all([
+          accounts.activePack(user.customerId),
+          accounts.listPacks(user.customerId),
+          accounts.balance(user.customerId),
+        ]);
+        ok(ctx, {
+          user: userJson(user),
+          activePack: active && packJson(active),
+          packs: packs.map(packJson),
+          credits,
+        });
+      },
+    },
+    {
+      ...route(
+        'GET',
+        '/api/account/ledger',
+        `The account's credit movements, newest first (grant, reserve, commit, release, expire, refund); ?limit= up to ${MAX_LEDGER}, default 50.`,
+        '{ success, ledger: [{ id, kind, packId, remainingChange, heldChange, createdAt }] }',
+      ),
+      handler: async (ctx) => {
+        const { user } = await cookies.require(ctx);
+        const limit = countParam(ctx, 'limit', 50, MAX_LEDGER);
+        ok(ctx, { ledger: (await accounts.ledger(user.customerId, limit)).map(ledgerJson) });
+      },
+    },
+    {
+      ...route(
+        'GET',
+        '/api/account/usage',
+        `Use per UTC day, oldest first: API calls by limit class and AI credits spent; ?days= up to ${MAX_USAGE_DAYS}, default 30.`,
+        '{ success, days: [{ day, general, generation, ai, creditsSpent }] }',
+      ),
+      handler: async (ctx) => {
+        const { user } = await cookies.require(ctx);
+        ok(ctx, { days: await accounts.usage(user.customerId, countParam(ctx, 'days', 30, MAX_USAGE_DAYS)) });
+      },
+    },
+    {
+      ...route(
+        'GET',
+        '/api/account/keys',
+        'The account’s API keys, revoked ones included: the displayed start, never the key.',
+        '{ success, keys: [{ id, start, name, createdAt, lastUsedAt, revokedAt }] }',
+      ),
+      handler: async (ctx) => {
+        const { user } = await cookies.require(ctx);
+        ok(ctx, { keys: (await accounts.listKeys(user.customerId)).map(keyJson) });
+      },
+    },
+    {
+      ...route(
+        'POST',
+        '/api/account/keys',
+        'Issues an API key for the /api/v1 gateway. Needs an active Studio pack (402 studio_required). The key is in this answer only: it is stored as a hash.',
+        '{ success, key: { id, key, start, name, createdAt } }',
+        'keyName',
+      ),
+      handler: async (ctx) => {
+        const { user } = await cookies.requireForChange(ctx);
+        const { name } = await readForm(ctx, { required: [], optional: ['name'], maxLength: 100 });
+        await requireStudio(accounts, user.customerId, deps.settings);
+        const k = await accounts.issueKey(user.customerId, { name });
+        ok(ctx, { key: { ...keyJson(k), key: k.key } });
+      },
+    },
+    {
+      ...route(
+        'POST',
+        '/api/account/keys/:id/revoke',
+        'Revokes one of the account’s keys: from then on (within 1 s on every instance) the gateway answers it 401 invalid_api_key. Another account’s key is 404 api_key_not_found.',
+        '{ success, key: { id, start, name, createdAt, lastUsedAt, revokedAt } }',
+      ),
+      handler: async (ctx) => {
+        const { user } = await cookies.requireForChange(ctx);
+        const own = (await accounts.listKeys(user.customerId)).some((k) => k.id === ctx.params.id);
+        if (!own) throw new ApiError('api_key_not_found', { field: 'id' });
+        ok(ctx, { key: keyJson(await accounts.revokeKey(ctx.params.id!)) });
+      },
+    },
+    {
+      ...route(
+        'POST',
+        '/api/account/ai',
+        'The Studio’s AI design for the signed-in account: the body and answer of POST /api/qr/ai/generate/server, one credit spent on success and none on failure, the AI limit of the account’s customer. An Idempotency-Key header works as there.',
+        'As POST /api/qr/ai/generate/server, with creditsRemaining.',
+        'aiGenerateManaged',
+      ),
+      handler: async (ctx) => {
+        const { user } = await cookies.requireForChange(ctx);
+        const limit = await deps.limiter.consume(user.customerId, 'ai');
+        if (!limit.allowed) throw rateLimitedError(limit);
+        for (const [k, v] of Object.entries(limit.headers)) ctx.reply.header(k, v);
+        await requireStudio(accounts, user.customerId, deps.settings);
+        const call = {
+          method: 'POST' as const,
+          path: '/api/qr/ai/generate/server',
+          headers: ctx.headers,
+          body: await jsonBody(ctx),
+          customerId: user.customerId,
+          signal: ctx.reply.abort.signal,
+        };
+        await relayServerAi(deps, user, ctx, call);
+      },
+    },
+  ];
+}

@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { createPeople } from '../accounts/index.js';
+import type { Clock, People } from '../accounts/types.js';
+import type { Config } from '../config.js';
+import { type GatewayDeps, KEY_PATHS } from '../gateway/gateway.js';
+import type { Route } from '../http/router.js';
+import type { Db } from '../store/index.js';
+import type { Redis } from 'ioredis';
+import { accountRoutes } from './account-routes.js';
+import { openApiRoutes, type SiteAccess } from './openapi.js';
+import { pageRoutes, WEB_BUILD_DIR } from './pages.js';
+import { SessionCookies } from './session-cookies.js';
+import { studioRoutes } from './studio-routes.js';
+import { VisitorLimits } from './visitors.js';
+
+const VERSION: string = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version;
+
+export interface WebDeps extends GatewayDeps {
+  config: Config;
+  db: Db;
+  redis: Redis | undefined;
+  clock?: Clock;
+  log: (msg: string) => void;
+}
+
+/**
+ * What the site adds for people in a browser: sessions and the dashboard's routes, the Studio's anonymous
+ * routes, the OpenAPI documents, and the built pages. `apiRoutes` are the routes the site serves besides
+ * (the gateway), listed in its document with these.
+ */
+export function webRoutes(deps: WebDeps, apiRoutes: Route[]): { people: People; routes: Route[] } {
+  const people = createPeople(deps.db, { clock: deps.clock });
+  const cookies = new SessionCookies(people, deps.config.site.publicUrl.startsWith('https://'));
+  const visitors = new VisitorLimits(deps.config, deps.redis, deps.log);
+  const account = accountRoutes({ ...deps, people, cookies, visitors });
+  const studio = studioRoutes({ engine: deps.engine, settings: deps.settings, visitors });
+  // Sign-in and sign-up make the session; GET /api/session answers with or without one.
+  const open = new Set(['/api/session', '/api/session/signup', '/api/session/signin']);
+  const access = (route: Route): SiteAccess =>
+    KEY_PATHS.has(route.path) ? 'apiKey' : account.includes(route) && !open.has(route.path) ? 'session' : 'none';
+  const documented = (): Route[] => [...apiRoutes, ...account, ...studio, ...docs];
+  const docs = openApiRoutes(documented, access, deps.engine, VERSION, deps.settings.maxOutputBytes);
+  return { people, routes: [...account, ...studio, ...docs, ...pageRoutes(WEB_BUILD_DIR, deps.log)] };
+}

@@ -1,0 +1,104 @@
+import { plural } from '../lib/format.js';
+
+export interface UsageDay {
+  day: string;
+  general: number;
+  generation: number;
+  ai: number;
+  creditsSpent: number;
+}
+
+/** Colours with at least 3:1 against white and each other's neighbours (WCAG non-text contrast). */
+const SERIES = [
+  { key: 'generation', label: 'Renders', colour: '#1d4ed8' },
+  { key: 'ai', label: 'AI designs', colour: '#b45309' },
+  { key: 'general', label: 'Other calls', colour: '#0f766e' },
+] as const;
+
+const W = 720;
+const H = 220;
+const PAD = { left: 40, right: 8, top: 10, bottom: 28 };
+
+/**
+ * API calls per day as stacked bars, drawn in SVG with no library; the numbers are in a table below it
+ * for anyone who cannot see the chart, and the chart's label says the totals.
+ */
+export function UsageChart({ days }: { days: UsageDay[] }) {
+  const totals = days.map((d) => d.general + d.generation + d.ai);
+  const max = Math.max(1, ...totals);
+  const step = (W - PAD.left - PAD.right) / days.length;
+  const scale = (n: number) => (n / max) * (H - PAD.top - PAD.bottom);
+  const calls = totals.reduce((a, b) => a + b, 0);
+  const credits = days.reduce((a, d) => a + d.creditsSpent, 0);
+  const summary = `${plural(calls, 'API call')} and ${plural(credits, 'AI credit')} spent in the last ${days.length} days.`;
+  return (
+    <div class="chart">
+      <p>{summary}</p>
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Bar chart of API calls per day. ${summary}`}>
+        <line x1={PAD.left} y1={H - PAD.bottom} x2={W - PAD.right} y2={H - PAD.bottom} stroke="#6b7487" />
+        <text x={PAD.left - 6} y={PAD.top + 10} text-anchor="end" font-size="12" fill="#3d4a66">
+          {max}
+        </text>
+        <text x={PAD.left - 6} y={H - PAD.bottom} text-anchor="end" font-size="12" fill="#3d4a66">
+          0
+        </text>
+        {days.map((d, i) => {
+          let y = H - PAD.bottom;
+          const x = PAD.left + i * step + step * 0.15;
+          return (
+            <g key={d.day}>
+              {SERIES.map((s) => {
+                const h = scale(d[s.key]);
+                y -= h;
+                return h > 0 ? <rect key={s.key} x={x} y={y} width={step * 0.7} height={h} fill={s.colour} /> : null;
+              })}
+              {(i === 0 || i === days.length - 1 || i % 7 === 0) && (
+                <text x={x + step * 0.35} y={H - 8} text-anchor="middle" font-size="11" fill="#3d4a66">
+                  {d.day.slice(5)}
+                </text>
+              )}
+            </g>
+          );
+        })}
+      </svg>
+      <ul class="legend">
+        {SERIES.map((s) => (
+          <li key={s.key}>
+            <span class="swatch" style={{ background: s.colour }} aria-hidden="true" />
+            {s.label}
+          </li>
+        ))}
+      </ul>
+      <details>
+        <summary>Show the numbers</summary>
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">API calls and credits per day</caption>
+            <thead>
+              <tr>
+                <th scope="col">Day (UTC)</th>
+                {SERIES.map((s) => (
+                  <th scope="col" key={s.key}>
+                    {s.label}
+                  </th>
+                ))}
+                <th scope="col">Credits spent</th>
+              </tr>
+            </thead>
+            <tbody>
+              {days.map((d) => (
+                <tr key={d.day}>
+                  <td>{d.day}</td>
+                  {SERIES.map((s) => (
+                    <td key={s.key}>{d[s.key]}</td>
+                  ))}
+                  <td>{d.creditsSpent}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </div>
+  );
+}

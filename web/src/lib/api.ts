@@ -1,0 +1,103 @@
+/**
+ * The pages' one way to the site: JSON in and out, the error envelope turned into an ApiFailure that
+ * keeps `code` and `field`, and the CSRF token of GET /api/session sent with every POST.
+ */
+
+export interface ErrorEnvelope {
+  success: false;
+  error: string;
+  code: string;
+  field?: string;
+  /** A sentence beside an `error` that is itself a code (the checkout's withdrawal_waiver_required). */
+  message?: string;
+  docs?: string;
+  pricing?: string;
+}
+
+export class ApiFailure extends Error {
+  readonly code: string;
+  readonly field: string | undefined;
+  readonly status: number;
+  readonly envelope: ErrorEnvelope;
+
+  constructor(status: number, envelope: ErrorEnvelope) {
+    super(envelope.message ?? envelope.error);
+    this.status = status;
+    this.code = envelope.code;
+    this.field = envelope.field;
+    this.envelope = envelope;
+  }
+}
+
+export interface SessionUser {
+  email: string;
+  customerId: string;
+  createdAt: string;
+}
+
+export interface SessionInfo {
+  signedIn: boolean;
+  user?: SessionUser;
+  expiresAt?: string;
+  csrfToken: string;
+}
+
+let csrfToken: string | undefined;
+
+/** Reads an answer: the JSON on success, an ApiFailure otherwise (also when the body is not an envelope). */
+async function read<T>(res: Response): Promise<T> {
+  const type = res.headers.get('content-type') ?? '';
+  const body = type.includes('json') ? await res.json() : undefined;
+  if (res.ok) return body as T;
+  const envelope: ErrorEnvelope =
+    body && typeof body === 'object' && 'code' in body
+      ? (body as ErrorEnvelope)
+      : { success: false, error: `The site answered ${res.status}.`, code: `http_${res.status}` };
+  throw new ApiFailure(res.status, envelope);
+}
+
+/** Who is signed in; remembers the CSRF token for later POSTs. */
+export async function loadSession(): Promise<SessionInfo> {
+  const s = await read<SessionInfo>(await fetch('/api/session', { credentials: 'same-origin' }));
+  csrfToken = s.csrfToken;
+  return s;
+}
+
+/** A new CSRF token comes with every sign-in or sign-up. */
+export const useCsrfToken = (token: string): void => {
+  csrfToken = token;
+};
+
+export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  return read<T>(await fetch(path, { credentials: 'same-origin', signal }));
+}
+
+export interface PostOptions {
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+async function post(path: string, body: unknown, { signal, headers = {} }: PostOptions): Promise<Response> {
+  if (csrfToken === undefined) await loadSession();
+  return fetch(path, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken ?? '', ...headers },
+    body: JSON.stringify(body ?? {}),
+    signal,
+  });
+}
+
+export async function postJson<T>(path: string, body?: unknown, options: PostOptions = {}): Promise<T> {
+  return read<T>(await post(path, body, options));
+}
+
+/** A POST whose success is a file (a download): its bytes and headers. */
+export async function postForFile(path: string, body: unknown, options: PostOptions = {}): Promise<Response> {
+  const res = await post(path, body, options);
+  if (!res.ok) await read(res);
+  return res;
+}
+
+/** Whether an error is the abort of a request superseded by a newer one. */
+export const isAbort = (e: unknown): boolean => e instanceof DOMException && e.name === 'AbortError';

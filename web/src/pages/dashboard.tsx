@@ -1,0 +1,360 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { Confirm } from '../components/confirm.js';
+import { CopyButton } from '../components/copy-button.js';
+import { Field, Notice } from '../components/field.js';
+import { mountPage } from '../components/layout.js';
+import { UsageChart, type UsageDay } from '../components/usage-chart.js';
+import { ApiFailure, getJson, postJson } from '../lib/api.js';
+import { formatDate, formatDateTime, plural } from '../lib/format.js';
+import { useSession } from '../lib/session.js';
+
+interface Pack {
+  id: string;
+  credits: number;
+  remaining: number;
+  purchasedAt: string;
+  expiresAt: string;
+  refundedAt: string | null;
+}
+
+interface Account {
+  activePack: Pack | null;
+  packs: Pack[];
+  credits: { available: number; reserved: number };
+}
+
+interface Key {
+  id: string;
+  start: string;
+  name: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+interface LedgerEntry {
+  id: string;
+  kind: 'grant' | 'reserve' | 'commit' | 'release' | 'expire' | 'refund';
+  remainingChange: number;
+  heldChange: number;
+  createdAt: string;
+}
+
+const MOVEMENTS: Record<LedgerEntry['kind'], string> = {
+  grant: 'Pack bought: credits added',
+  reserve: 'Held for an AI design',
+  commit: 'Spent on an AI design',
+  release: 'Given back (the design failed)',
+  expire: 'Given back (the hold expired)',
+  refund: 'Pack refunded: credits removed',
+};
+
+const failureText = (e: unknown): string => (e instanceof ApiFailure ? e.message : 'The site could not be reached.');
+
+function PackSection({ account }: { account: Account }) {
+  const p = account.activePack;
+  return (
+    <section class="card" aria-labelledby="pack-title">
+      <h2 id="pack-title">Studio pack and credits</h2>
+      {p ? (
+        <p>
+          Your Studio pack is active until <strong>{formatDate(p.expiresAt)}</strong> (bought{' '}
+          {formatDate(p.purchasedAt)}, 12 months).
+        </p>
+      ) : (
+        <Notice kind="warn">
+          You have no active Studio pack: API keys and AI designs need one. <a href="/pricing">See the packs</a>.
+        </Notice>
+      )}
+      <p>
+        <strong>{plural(account.credits.available, 'AI credit')}</strong> left
+        {account.credits.reserved > 0 && `, ${plural(account.credits.reserved, 'credit')} held by designs in progress`}.
+        Each successful AI design costs one credit; a failed one costs nothing.
+      </p>
+    </section>
+  );
+}
+
+function NewKey({ issued }: { issued: Key & { key: string } }) {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <section class="notice ok key-reveal" ref={ref} tabIndex={-1} aria-labelledby="new-key-title">
+      <h3 id="new-key-title">Your new key{issued.name ? `: ${issued.name}` : ''}</h3>
+      <p>
+        <strong>Copy it now: it is shown only this once.</strong> We keep only a hash of it, so nobody can show it to
+        you again. If you lose it, create a new key and revoke this one.
+      </p>
+      <Field id="new-key" label="API key">
+        {(a) => <input {...a} type="text" readOnly value={issued.key} onFocus={(e) => e.currentTarget.select()} />}
+      </Field>
+      <CopyButton text={issued.key} label="Copy key" />
+    </section>
+  );
+}
+
+function KeysSection({ hasPack, onChange }: { hasPack: boolean; onChange: () => void }) {
+  const [keys, setKeys] = useState<Key[]>();
+  const [name, setName] = useState('');
+  const [issued, setIssued] = useState<Key & { key: string }>();
+  const [error, setError] = useState<string>();
+  const [revoking, setRevoking] = useState<Key>();
+
+  const load = useCallback(() => {
+    getJson<{ keys: Key[] }>('/api/account/keys')
+      .then((r) => setKeys(r.keys))
+      .catch((e) => setError(failureText(e)));
+  }, []);
+  useEffect(load, [load]);
+
+  const create = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    try {
+      const r = await postJson<{ key: Key & { key: string } }>('/api/account/keys', name ? { name } : {});
+      setIssued(r.key);
+      setName('');
+      load();
+    } catch (err) {
+      setError(failureText(err));
+    }
+  };
+
+  const revoke = async () => {
+    const key = revoking;
+    setRevoking(undefined);
+    if (key === undefined) return;
+    try {
+      await postJson(`/api/account/keys/${encodeURIComponent(key.id)}/revoke`);
+      if (issued?.id === key.id) setIssued(undefined);
+      load();
+      onChange();
+      document.getElementById('keys-title')?.focus();
+    } catch (err) {
+      setError(failureText(err));
+    }
+  };
+
+  return (
+    <section class="card" aria-labelledby="keys-title">
+      <h2 id="keys-title" tabIndex={-1}>
+        API keys
+      </h2>
+      <p>
+        Send a key in the <code>X-API-Key</code> header of every <code>/api/v1</code> call. Keys work while your Studio
+        pack is active.
+      </p>
+      {error && <Notice kind="error">{error}</Notice>}
+      <form onSubmit={create} class="row">
+        <Field id="key-name" label="Name (optional)" hint="Where the key will be used, e.g. “shop backend”.">
+          {(a) => (
+            <input {...a} type="text" maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          )}
+        </Field>
+        <div class="field">
+          <button type="submit" disabled={!hasPack}>
+            Create key
+          </button>
+          {!hasPack && <p class="hint">Creating a key needs an active Studio pack.</p>}
+        </div>
+      </form>
+      {issued && <NewKey issued={issued} />}
+      {keys && keys.length === 0 && <p>No keys yet.</p>}
+      {keys && keys.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Your API keys</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key starts with</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((k) => (
+                <tr key={k.id}>
+                  <td>{k.name ?? '—'}</td>
+                  <td>
+                    <code>{k.start}…</code>
+                  </td>
+                  <td>{formatDateTime(k.createdAt)}</td>
+                  <td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : 'never'}</td>
+                  <td>
+                    {k.revokedAt ? (
+                      `Revoked ${formatDateTime(k.revokedAt)}`
+                    ) : (
+                      <button
+                        type="button"
+                        class="danger"
+                        onClick={() => setRevoking(k)}
+                        aria-label={`Revoke key ${k.name ?? k.start}`}
+                      >
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Confirm
+        open={revoking !== undefined}
+        title="Revoke this key?"
+        confirmLabel="Revoke key"
+        onConfirm={revoke}
+        onCancel={() => setRevoking(undefined)}
+      >
+        <p>
+          Key <code>{revoking?.start}…</code>
+          {revoking?.name ? ` (${revoking.name})` : ''} will stop working within a second: every call with it is then
+          refused with 401 <code>invalid_api_key</code>. This cannot be undone.
+        </p>
+      </Confirm>
+      <h3>Rotating a key</h3>
+      <ol>
+        <li>Create a new key here and copy it.</li>
+        <li>Deploy the new key wherever the old one is used. Both keys work meanwhile.</li>
+        <li>Check that the new key is in use: its “Last used” time appears above.</li>
+        <li>
+          Revoke the old key. From then on, calls with it are refused with 401 <code>invalid_api_key</code>.
+        </li>
+      </ol>
+    </section>
+  );
+}
+
+function LedgerSection({ version }: { version: number }) {
+  const [ledger, setLedger] = useState<LedgerEntry[]>();
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    getJson<{ ledger: LedgerEntry[] }>('/api/account/ledger?limit=50')
+      .then((r) => setLedger(r.ledger))
+      .catch((e) => setError(failureText(e)));
+  }, [version]);
+  return (
+    <section class="card" aria-labelledby="ledger-title">
+      <h2 id="ledger-title">Credit ledger</h2>
+      {error && <Notice kind="error">{error}</Notice>}
+      {ledger && ledger.length === 0 && <p>No credit movements yet.</p>}
+      {ledger && ledger.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Credit movements, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Movement</th>
+                <th scope="col">Credits</th>
+              </tr>
+            </thead>
+            <tbody>
+              {ledger.map((e) => (
+                <tr key={e.id}>
+                  <td>{formatDateTime(e.createdAt)}</td>
+                  <td>{MOVEMENTS[e.kind]}</td>
+                  <td>
+                    {e.kind === 'commit'
+                      ? 'spent'
+                      : e.remainingChange > 0
+                        ? `+${e.remainingChange}`
+                        : e.remainingChange}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function SessionsSection() {
+  const [asking, setAsking] = useState(false);
+  const [error, setError] = useState<string>();
+  const everywhere = async () => {
+    setAsking(false);
+    try {
+      await postJson('/api/session/signout-everywhere');
+      location.assign('/signin');
+    } catch (e) {
+      setError(failureText(e));
+    }
+  };
+  return (
+    <section class="card" aria-labelledby="sessions-title">
+      <h2 id="sessions-title">Sessions</h2>
+      <p>Signed in on a computer you no longer use? End every session of your account, this one included.</p>
+      {error && <Notice kind="error">{error}</Notice>}
+      <button type="button" class="secondary" onClick={() => setAsking(true)}>
+        Sign out everywhere
+      </button>
+      <Confirm
+        open={asking}
+        title="Sign out everywhere?"
+        confirmLabel="Sign out everywhere"
+        onConfirm={everywhere}
+        onCancel={() => setAsking(false)}
+      >
+        <p>Every browser signed in to this account will have to sign in again. API keys keep working.</p>
+      </Confirm>
+    </section>
+  );
+}
+
+function Dashboard() {
+  const session = useSession();
+  const [account, setAccount] = useState<Account>();
+  const [usage, setUsage] = useState<UsageDay[]>();
+  const [error, setError] = useState<string>();
+  const [version, setVersion] = useState(0);
+  const signedIn = session.state === 'ready' && session.session.signedIn;
+  const user = session.state === 'ready' ? session.session.user : undefined;
+
+  useEffect(() => {
+    if (!signedIn) return;
+    getJson<Account>('/api/account')
+      .then(setAccount)
+      .catch((e) => setError(failureText(e)));
+    getJson<{ days: UsageDay[] }>('/api/account/usage?days=30')
+      .then((r) => setUsage(r.days))
+      .catch((e) => setError(failureText(e)));
+  }, [signedIn, version]);
+
+  if (session.state === 'loading') return <p>Loading…</p>;
+  if (session.state === 'failed') return <Notice kind="error">{session.error}</Notice>;
+  if (!signedIn)
+    return (
+      <>
+        <h1>Dashboard</h1>
+        <Notice kind="info">
+          <a href="/signin?next=/dashboard">Sign in</a> or <a href="/signup">create an account</a> to see your keys and
+          credits.
+        </Notice>
+      </>
+    );
+  return (
+    <>
+      <h1>Dashboard</h1>
+      <p>
+        Signed in as {user?.email}, account <code>{user?.customerId}</code>.
+      </p>
+      {error && <Notice kind="error">{error}</Notice>}
+      {account && <PackSection account={account} />}
+      {account && <KeysSection hasPack={account.activePack !== null} onChange={() => setVersion((v) => v + 1)} />}
+      <section class="card" aria-labelledby="usage-title">
+        <h2 id="usage-title">Usage, last 30 days</h2>
+        {usage && <UsageChart days={usage} />}
+      </section>
+      <LedgerSection version={version} />
+      <SessionsSection />
+    </>
+  );
+}
+
+mountPage('/dashboard', <Dashboard />);

@@ -1,0 +1,228 @@
+import { useEffect, useState } from 'preact/hooks';
+import { Notice } from '../components/field.js';
+import { mountPage } from '../components/layout.js';
+import { ApiFailure, getJson, postJson } from '../lib/api.js';
+import { formatDate } from '../lib/format.js';
+import { useSession } from '../lib/session.js';
+
+interface Offer {
+  id: string;
+  name: string;
+  kind: 'studio' | 'topup';
+  credits: number;
+  /** In the currency's minor unit (cents). */
+  price: number;
+  currency: string;
+  validMonths: number;
+}
+
+interface Waiver {
+  textVersion: string;
+  consent: string;
+  acknowledgement: string;
+}
+
+interface Order {
+  orderId: string;
+  status: 'open' | 'paid';
+  checkoutUrl?: string;
+  testMode?: true;
+  credits?: number;
+  expiresAt?: string;
+}
+
+const money = (minor: number, currency: string) =>
+  new Intl.NumberFormat('en', { style: 'currency', currency }).format(minor / 100);
+
+/** What Stripe's return to this page says (`?checkout=success` or `cancelled`). */
+function Returned() {
+  const outcome = new URLSearchParams(location.search).get('checkout');
+  if (outcome === 'success')
+    return (
+      <Notice kind="ok">
+        Thank you: the payment went through. Your pack appears on your <a href="/dashboard">dashboard</a> as soon as the
+        payment provider confirms it, usually within seconds. A confirmation quoting your waiver is sent by e-mail.
+      </Notice>
+    );
+  if (outcome === 'cancelled') return <Notice kind="info">The payment was cancelled: nothing was charged.</Notice>;
+  return null;
+}
+
+function Confirmation({ order, offer }: { order: Order; offer: Offer }) {
+  return (
+    <section class="notice ok" aria-labelledby="confirmation-title" tabIndex={-1} ref={(el) => el?.focus()}>
+      <h2 id="confirmation-title">Order confirmed</h2>
+      <p>
+        Order <code>{order.orderId}</code>: {offer.name}, {money(offer.price, offer.currency)}
+        {order.testMode && ' (test mode: nothing was charged)'}.
+      </p>
+      {order.credits !== undefined && order.expiresAt !== undefined && (
+        <p>
+          {order.credits} AI credits are on your account until {formatDate(order.expiresAt)}. A confirmation quoting
+          your waiver of the right of withdrawal is kept on a durable medium (e-mail).
+        </p>
+      )}
+      <p>
+        <a href="/dashboard">Go to your dashboard</a> to make an API key, or <a href="/studio">design with AI</a>.
+      </p>
+    </section>
+  );
+}
+
+function Checkout({ offers, waiver, email }: { offers: Offer[]; waiver: Waiver; email: string }) {
+  const [packId, setPackId] = useState(offers[0]?.id ?? '');
+  const [consent, setConsent] = useState(false);
+  const [acknowledgement, setAcknowledgement] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiFailure>();
+  const [order, setOrder] = useState<Order>();
+  const offer = offers.find((o) => o.id === packId);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const answer = await postJson<Order>('/api/checkout', {
+        packId,
+        email,
+        withdrawalWaiver: { consent, acknowledgement, textVersion: waiver.textVersion },
+      });
+      if (answer.status === 'open' && answer.checkoutUrl) {
+        location.assign(answer.checkoutUrl);
+        return;
+      }
+      setOrder(answer);
+    } catch (err) {
+      setError(
+        err instanceof ApiFailure
+          ? err
+          : new ApiFailure(0, { success: false, error: 'The site could not be reached.', code: 'offline' }),
+      );
+      if (err instanceof ApiFailure && err.field) document.getElementById(err.field)?.focus();
+    }
+    setBusy(false);
+  };
+
+  if (order && offer) return <Confirmation order={order} offer={offer} />;
+  const errorAt = (field: string) =>
+    error?.field === field ? (
+      <p class="error" id={`${field}-error`}>
+        {error.message}
+      </p>
+    ) : null;
+  return (
+    <form onSubmit={submit} noValidate>
+      <fieldset>
+        <legend>1. Choose</legend>
+        {offers.map((o) => (
+          <label class="check" key={o.id}>
+            <input type="radio" name="pack" checked={packId === o.id} onChange={() => setPackId(o.id)} />
+            <span>
+              <strong>{o.name}</strong>: {money(o.price, o.currency)}, {o.credits} AI credits for {o.validMonths}{' '}
+              months.
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <fieldset>
+        <legend>2. Your right of withdrawal</legend>
+        <p>
+          Packs are digital content made available at once. To receive yours now, you waive your 14-day right of
+          withdrawal: both boxes are needed, and neither is ticked for you.
+        </p>
+        <label class="check" for="withdrawalWaiver.consent">
+          <input
+            id="withdrawalWaiver.consent"
+            type="checkbox"
+            checked={consent}
+            onChange={(e) => setConsent(e.currentTarget.checked)}
+            aria-describedby={
+              error?.field === 'withdrawalWaiver.consent' ? 'withdrawalWaiver.consent-error' : undefined
+            }
+          />
+          <span>{waiver.consent}</span>
+        </label>
+        {errorAt('withdrawalWaiver.consent')}
+        <label class="check" for="withdrawalWaiver.acknowledgement">
+          <input
+            id="withdrawalWaiver.acknowledgement"
+            type="checkbox"
+            checked={acknowledgement}
+            onChange={(e) => setAcknowledgement(e.currentTarget.checked)}
+            aria-describedby={
+              error?.field === 'withdrawalWaiver.acknowledgement' ? 'withdrawalWaiver.acknowledgement-error' : undefined
+            }
+          />
+          <span>{waiver.acknowledgement}</span>
+        </label>
+        {errorAt('withdrawalWaiver.acknowledgement')}
+      </fieldset>
+      <fieldset>
+        <legend>3. Pay</legend>
+        <p>
+          The pack goes to your account, <strong>{email}</strong>. You pay on the payment provider’s page and come back
+          here; on a test site the order completes at once and nothing is charged.
+        </p>
+        {error && !error.field?.startsWith('withdrawalWaiver.') && <Notice kind="error">{error.message}</Notice>}
+        <button type="submit" disabled={busy || offer === undefined}>
+          {busy ? 'Placing the order…' : `Buy for ${offer ? money(offer.price, offer.currency) : '…'}`}
+        </button>
+      </fieldset>
+    </form>
+  );
+}
+
+function Pricing() {
+  const session = useSession();
+  const [catalogue, setCatalogue] = useState<{ packs: Offer[]; withdrawalWaiver: Waiver }>();
+  const [error, setError] = useState<ApiFailure>();
+  useEffect(() => {
+    getJson<{ packs: Offer[]; withdrawalWaiver: Waiver }>('/api/packs')
+      .then(setCatalogue)
+      .catch((e) => setError(e instanceof ApiFailure ? e : undefined));
+  }, []);
+  const user = session.state === 'ready' ? session.session.user : undefined;
+  return (
+    <>
+      <h1>Studio packs</h1>
+      <p>
+        A Studio pack opens the API (<code>/api/v1</code>) and AI design for 12 months, with AI credits: each successful
+        AI design costs one, a failed one nothing. Designing and downloading in the <a href="/studio">Studio</a> is
+        free.
+      </p>
+      <Returned />
+      {error?.status === 404 && (
+        <Notice kind="info">
+          Packs cannot be bought on this site. The operator grants them:{' '}
+          <code>npm run -s admin -- pack grant --customer &lt;account id&gt; --credits 100</code>, the account id being
+          the one your dashboard shows.
+        </Notice>
+      )}
+      {error && error.status !== 404 && <Notice kind="error">{error.message}</Notice>}
+      {catalogue && session.state === 'ready' && !user && (
+        <>
+          <ul class="grid-2">
+            {catalogue.packs.map((o) => (
+              <li class="card" key={o.id}>
+                <h2>{o.name}</h2>
+                <p>
+                  <strong>{money(o.price, o.currency)}</strong>: {o.credits} AI credits for {o.validMonths} months.
+                </p>
+              </li>
+            ))}
+          </ul>
+          <Notice kind="info">
+            <a href="/signin?next=/pricing">Sign in</a> or <a href="/signup?next=/pricing">create an account</a> to buy:
+            the pack goes to your account, where your API keys are.
+          </Notice>
+        </>
+      )}
+      {catalogue && user && (
+        <Checkout offers={catalogue.packs} waiver={catalogue.withdrawalWaiver} email={user.email} />
+      )}
+    </>
+  );
+}
+
+mountPage('/pricing', <Pricing />);

@@ -1,0 +1,4 @@
+import { AuthForm } from '../components/auth-form.js';
+import { mountPage } from '../components/layout.js';
+
+mountPage('/signin', <AuthForm mode="signin" />);
