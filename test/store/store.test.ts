@@ -61,10 +61,10 @@ describe.each(DRIVERS)('migrations on %s', (driver) => {
       'payment_refunds',
       'receipts',
       'schema_migrations',
-      'withdrawal_waivers',
       'sessions',
       'usage_daily',
       'users',
+      'withdrawal_waivers',
     ]);
     expect(await migrate(t.db, { schema: t.schema })).toEqual({ applied: [] });
     expect(await tables()).toEqual(before);

@@ -266,6 +266,7 @@ describe('accessibility', () => {
     for (const path of PAGES) await check(path);
     await signUp(page);
     await check('/dashboard');
+    await check('/pricing');
     await close();
   });
 
@@ -287,6 +288,42 @@ describe('accessibility', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    await close();
+  });
+});
+
+describe('pricing and checkout (test mode on loopback)', () => {
+  it('refuses the order until both waiver boxes are ticked, then buys a pack that opens the API', async () => {
+    const { page, close } = await newPage();
+    const { customerId } = await signUp(page);
+    await page.goto('/pricing');
+    const consent = page.locator('#withdrawalWaiver\\.consent');
+    const acknowledgement = page.locator('#withdrawalWaiver\\.acknowledgement');
+    await consent.waitFor();
+    // Neither box is ticked for the buyer, and the texts are the site's.
+    expect(await consent.isChecked()).toBe(false);
+    expect(await acknowledgement.isChecked()).toBe(false);
+    const { withdrawalWaiver } = (await call(c.siteUrl, '/api/packs')).body;
+    await page.getByText(withdrawalWaiver.consent).waitFor();
+    await page.getByText(withdrawalWaiver.acknowledgement).waitFor();
+
+    const buy = page.getByRole('button', { name: /^Buy for/ });
+    await buy.click();
+    await page.getByText('Tick the box consenting').waitFor();
+    await consent.check();
+    await buy.click();
+    await page.getByText('Tick the box acknowledging').waitFor();
+    expect(await c.accounts.activePack(customerId)).toBeNull();
+
+    await acknowledgement.check();
+    await buy.click();
+    await page.getByRole('heading', { name: 'Order confirmed' }).waitFor();
+    await page.getByText('test mode: nothing was charged').waitFor();
+    const pack = await c.accounts.activePack(customerId);
+    expect(pack).not.toBeNull();
+    await page.getByRole('link', { name: 'Go to your dashboard' }).click();
+    await page.getByText('Your Studio pack is active until').waitFor();
+    await page.getByText(`${pack!.remaining} AI credits`).waitFor();
     await close();
   });
 });
