@@ -85,6 +85,8 @@ export interface ErrorBody {
   /** The gateway's 402 answers: where to read about and buy a Studio pack. */
   docs?: string;
   pricing?: string;
+  /** QR_UNSCANNABLE: the decoder families that did not read the code. */
+  failedDecoders?: string[];
 }
 
 export interface ApiErrorOptions {
@@ -96,7 +98,7 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
   cause?: unknown;
   /** Fields added to the envelope, e.g. the docs and pricing links of a 402. */
-  extra?: Pick<ErrorBody, 'docs' | 'pricing'>;
+  extra?: Pick<ErrorBody, 'docs' | 'pricing' | 'failedDecoders'>;
 }
 
 export class ApiError extends Error {

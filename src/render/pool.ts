@@ -84,7 +84,12 @@ export class RenderPool {
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
         transferList,
       });
-      if (!out.ok) throw new ApiError(out.code, { message: out.message, field: out.field });
+      if (!out.ok)
+        throw new ApiError(out.code, {
+          message: out.message,
+          field: out.field,
+          ...(out.failedDecoders && { extra: { failedDecoders: out.failedDecoders } }),
+        });
       return out;
     } catch (e) {
       if (e instanceof ApiError) throw e;

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../errors.js';
 import type { Correction, RenderAssets, RenderConfig } from '../model/render-config.js';
 import type { EccLevel, FileFormat } from '../model/vocabulary.js';
-import type { Verification } from './verify/index.js';
+import type { Decoder, Verification } from './verify/index.js';
 
 export interface RenderTask {
   config: RenderConfig;
@@ -31,6 +31,8 @@ export interface RenderFailure {
   code: ErrorCode;
   message: string;
   field?: string;
+  /** QR_UNSCANNABLE: the decoder families that did not read the last attempt. */
+  failedDecoders?: Decoder[];
 }
 
 export type RenderOutcome = RenderSuccess | RenderFailure;

@@ -10,7 +10,7 @@ import { initWasm as initResvg, Resvg } from '@resvg/resvg-wasm';
 import decodeJpeg, { init as initJpegDecode } from '@jsquash/jpeg/decode.js';
 import decodePng, { init as initPngDecode } from '@jsquash/png/decode.js';
 import decodeWebp, { init as initWebpDecode } from '@jsquash/webp/decode.js';
-import { scanRGBABuffer } from '@undecaf/zbar-wasm';
+import { scanRGBABuffer, ZBarConfigType, ZBarScanner, ZBarSymbolType } from '@undecaf/zbar-wasm';
 import { prepareZXingModule, type ReaderOptions, readBarcodes, type ReadResult } from 'zxing-wasm/reader';
 import { pdfToSvg } from './pdf-to-svg.js';
 
@@ -101,9 +101,21 @@ export async function fileToImage(format: string, file: Uint8Array): Promise<Ima
   }
 }
 
-/** The payloads zbar (the second decoder family, not zxing's lineage) finds in a file, as bytes. */
+/**
+ * The payloads zbar (the second decoder family, not zxing's lineage) finds in a file, as bytes: read at the
+ * file's own size, every row and column, in both polarities (zbar tries the inverted image when it finds
+ * nothing), by a scanner of its own, since zbar's QR reader carries a random-number generator from one
+ * scan to the next and a shared scanner would make one file's reading depend on the files read before.
+ */
 export async function decodeWithZbar(format: string, file: Uint8Array): Promise<Uint8Array[]> {
   const img = await fileToImage(format, file);
-  const symbols = await scanRGBABuffer(img.data.buffer as ArrayBuffer, img.width, img.height);
-  return symbols.filter((s) => s.typeName === 'ZBAR_QRCODE').map((s) => new Uint8Array(s.data.buffer));
+  const scanner = await ZBarScanner.create();
+  try {
+    scanner.setConfig(ZBarSymbolType.ZBAR_NONE, ZBarConfigType.ZBAR_CFG_BINARY, 1);
+    scanner.setConfig(ZBarSymbolType.ZBAR_NONE, ZBarConfigType.ZBAR_CFG_TEST_INVERTED, 1);
+    const symbols = await scanRGBABuffer(img.data.buffer as ArrayBuffer, img.width, img.height, scanner);
+    return symbols.filter((s) => s.typeName === 'ZBAR_QRCODE').map((s) => new Uint8Array(s.data.buffer));
+  } finally {
+    scanner.destroy();
+  }
 }
