@@ -21,9 +21,12 @@ export type Decoder = (typeof DECODERS)[number];
 
 export type { DecodedAt };
 
-/** One decoder family's reading of the export. */
+/**
+ * One decoder family's reading of the export. zxing must read it at its own size (`full`, or `reduced` when
+ * from afar too); zbar at its own size and from afar (`reduced`), or it has not read it (plan.ts).
+ */
 export interface DecoderReading {
-  /** This decoder read a payload equal to the content, byte for byte, at the export's own size. */
+  /** This decoder read a payload equal to the content, byte for byte. */
   decoded: boolean;
   decodedAt: DecodedAt;
 }
@@ -98,11 +101,11 @@ const weakest = (all: DecodedAt[]): DecodedAt =>
 
 /** The failure's reason, naming the decoder families that did not read the content, and any that did. */
 function notDecodedBy(unread: Decoder[], width: number, height: number): string {
-  const size = `at its own size (${width}×${height} px)`;
+  const image = `the image (${width}×${height} px)`;
   const read = DECODERS.filter((d) => !unread.includes(d));
   return read.length === 0
-    ? `neither ${unread.join(' nor ')} decodes the image to the content ${size}`
-    : `${unread.join(' and ')} does not decode the image to the content ${size}; ${read.join(' and ')} does`;
+    ? `neither ${unread.join(' nor ')} decodes ${image} to the content`
+    : `${unread.join(' and ')} does not decode ${image} to the content; ${read.join(' and ')} does`;
 }
 
 /**

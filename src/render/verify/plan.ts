@@ -108,13 +108,16 @@ export async function decodesAsDelivered(
 }
 
 /**
- * Where zbar reads the export: from `reduced` (as a phone sees it from afar, inverted already when the
- * code is light on dark) and at its own size (`native`, the grey of the delivered file, as a reader of it
- * sees it). zbar has no pyramid: a reader of the file reads it whole, and on anti-aliased shapes zbar's
- * verdict at a reduction differs from its verdict at full size too often for any reduction to stand in
- * for it (measured in bench/README.md), so those are read at full size, then from afar. A flat raster's
- * reduction averages exact module blocks, and there the two verdicts agreed on every code measured: it
- * is read from afar alone, as zxing reads it.
+ * Whether zbar reads the export, from `reduced` (as a phone sees it from afar, inverted already when the
+ * code is light on dark) and at its own size (`native`, the grey of the delivered file): `reduced` when
+ * it reads both, else null. zbar has no pyramid: a reader of the file reads it whole, and on anti-aliased
+ * shapes zbar's verdict at a reduction differs from its verdict at full size too often for any reduction
+ * to stand in for it (bench/README.md), so those are read at full size, every row and column. zbar's
+ * verdict on a marginal styled code also turns on a grey level, so it must read the code from afar as well:
+ * a code it reads at both sizes has a margin (measured: no such code failed an independent read of the
+ * file). A flat raster's reduction averages exact module blocks, and there the two verdicts agreed on
+ * every code measured: it is read from afar alone, as zxing reads it. The reduction, a few percent of the
+ * pixels, is read first, so a code zbar misses costs little.
  */
 export async function zbarDecodedAt(
   reduced: GreyImage,
@@ -124,9 +127,9 @@ export async function zbarDecodedAt(
   expected: Uint8Array,
 ): Promise<DecodedAt> {
   const far = { width: reduced.width, height: reduced.height, pixels: pixelsOf(reduced) };
-  // A reduction by 1 (modules under 6 px) is the image itself: one read settles both.
+  if (!(await zbarReads(far, expected))) return null;
+  // A reduction by 1 (modules under 6 px) is the image itself.
   const farIsNative = reduced.width === native.width && reduced.height === native.height;
-  if (exact || farIsNative) return (await zbarReads(far, expected)) ? 'reduced' : null;
-  if (!(await zbarReads(native, expected, lightOnDark))) return null;
-  return (await zbarReads(far, expected)) ? 'reduced' : 'full';
+  if (exact || farIsNative) return 'reduced';
+  return (await zbarReads(native, expected, lightOnDark)) ? 'reduced' : null;
 }
