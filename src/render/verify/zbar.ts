@@ -37,6 +37,7 @@ export async function zbarReads(image: GreyPixels, expected: Uint8Array, invert 
     z._ImageScanner_set_config(scanner, ZBarSymbolType.ZBAR_NONE, ZBarConfigType.ZBAR_CFG_BINARY, 1);
     const n = image.width * image.height;
     const data = z._malloc(n);
+    if (data === 0) throw new Error(`zbar could not allocate a ${image.width}×${image.height} image`);
     z.HEAPU8.set(image.pixels.subarray(0, n), data);
     if (invert) invertInPlace(z.HEAPU8, data, n);
     // The image owns `data` from here: zbar frees it with the image.
