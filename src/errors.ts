@@ -105,6 +105,8 @@ export interface ErrorBody {
   resetAt?: string;
   /** A human sentence beside an `error` that is itself a code (withdrawal_waiver_required, as the seed has it). */
   message?: string;
+  /** QR_UNSCANNABLE: the decoder families that did not read the code. */
+  failedDecoders?: string[];
 }
 
 export interface ApiErrorOptions {
@@ -116,7 +118,7 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
   cause?: unknown;
   /** Fields added to the envelope, e.g. the docs and pricing links of a 402. */
-  extra?: Pick<ErrorBody, 'docs' | 'pricing' | 'resetAt' | 'message'>;
+  extra?: Pick<ErrorBody, 'docs' | 'pricing' | 'resetAt' | 'message' | 'failedDecoders'>;
 }
 
 export class ApiError extends Error {

@@ -9,6 +9,7 @@ import { init as initJpegDecode } from '@jsquash/jpeg/decode.js';
 import { init as initPngDecode } from '@jsquash/png/decode.js';
 import { init as initWebpDecode } from '@jsquash/webp/decode.js';
 import { init as initWebpEncode } from '@jsquash/webp/encode.js';
+import { getInstance as loadZbar } from '@undecaf/zbar-wasm';
 import { prepareZXingModule } from 'zxing-wasm/reader';
 
 const require = createRequire(import.meta.url);
@@ -67,7 +68,10 @@ export function kernelModule(): WebAssembly.Module {
 
 let ready: Promise<void> | undefined;
 
-/** Idempotent: resvg, zxing and our kernel, which every render uses, loaded once per worker at start. */
+/**
+ * Idempotent: resvg, both decoder families (zxing and zbar) and our kernel, which every render uses, loaded
+ * once per worker at start. zbar's Node build reads its .wasm from its own package directory.
+ */
 export function initWasm(): Promise<void> {
   ready ??= Promise.all([
     Promise.resolve().then(kernelModule),
@@ -76,6 +80,7 @@ export function initWasm(): Promise<void> {
       overrides: { wasmBinary: bytes('zxing-wasm/reader/zxing_reader.wasm').buffer },
       fireImmediately: true,
     }),
+    loadZbar(),
   ]).then(() => undefined);
   return ready;
 }

@@ -5,7 +5,7 @@ import { ECC_LEVELS } from '../model/vocabulary.js';
 import { measure } from '../qr/encode.js';
 import { renderOnce, type Rendered } from './pipeline.js';
 import type { RenderOutcome, RenderTask } from './types.js';
-import type { Check, Failure } from './verify/index.js';
+import { type Check, DECODERS, type Decoder, type Failure, type Verification } from './verify/index.js';
 
 interface Step {
   config: RenderConfig;
@@ -72,6 +72,14 @@ const change = <K extends keyof RenderConfig>(
 /** One rung of the ladder: the corrected config, or null when it has nothing left to give. */
 type Rung = (cfg: RenderConfig, assets: RenderAssets) => Step | null;
 
+/** The finder eyes' centres or rings made square, the pattern every decoder looks for. */
+const squareEyes =
+  (field: 'finderInnerShape' | 'finderOuterShape'): Rung =>
+  (cfg) =>
+    cfg[field] === 'square'
+      ? null
+      : change(cfg, field, 'square', 'decoders find square finder patterns, with their 1:1:3:1:1 runs, most reliably');
+
 /**
  * The auto-fix ladder, least visible change first. Each rung names the checks whose failure it can mend
  * (verify/index.ts, Check): a failed render climbs only the rungs that mend one of its failures, and the
@@ -85,7 +93,8 @@ type Rung = (cfg: RenderConfig, assets: RenderAssets) => Step | null;
  *   which moves the edges; the smallest of these changes, so it is tried first. A logo sits inside the
  *   symbol, and module scale and size variation only ever make modules larger as they are corrected, so
  *   they cannot mend it;
- * - decoding can be mended by every rung: each changes what the decoder sees of the modules.
+ * - decoding can be mended by every rung: each changes what the decoder sees of the modules. When one
+ *   decoder family reads the code and another does not, the rungs of LEGIBILITY_FIRST come first.
  */
 export const LADDER: { name: string; mends: readonly Check[]; rung: Rung }[] = [
   {
@@ -153,29 +162,8 @@ export const LADDER: { name: string; mends: readonly Check[]; rung: Rung }[] = [
         : null,
   },
   { name: 'deepen the foreground colour', mends: ['contrast', 'quiet-zone', 'decode'], rung: (cfg) => deepen(cfg) },
-  {
-    name: 'square the finder eyes',
-    mends: ['decode', 'quiet-zone'],
-    rung: (cfg) => {
-      if (cfg.finderOuterShape === 'square' && cfg.finderInnerShape === 'square') return null;
-      const corrections: Correction[] = [];
-      if (cfg.finderOuterShape !== 'square')
-        corrections.push({
-          field: 'finderOuterShape',
-          from: cfg.finderOuterShape,
-          to: 'square',
-          reason: 'decoders find square finder patterns most reliably',
-        });
-      if (cfg.finderInnerShape !== 'square')
-        corrections.push({
-          field: 'finderInnerShape',
-          from: cfg.finderInnerShape,
-          to: 'square',
-          reason: 'decoders find square finder patterns most reliably',
-        });
-      return { config: { ...cfg, finderOuterShape: 'square', finderInnerShape: 'square' }, corrections };
-    },
-  },
+  { name: 'square the finder centres', mends: ['decode', 'quiet-zone'], rung: squareEyes('finderInnerShape') },
+  { name: 'square the finder rings', mends: ['decode', 'quiet-zone'], rung: squareEyes('finderOuterShape') },
   {
     name: 'square the modules',
     mends: ['decode', 'quiet-zone'],
@@ -227,20 +215,42 @@ function collapse(cs: Correction[]): Correction[] {
  */
 export const MAX_LADDER_STEPS = 20;
 
-/** The rungs that can mend at least one of the failed checks, in ladder order. */
-export const rungsFor = (failed: Iterable<Check>): typeof LADDER => {
+/**
+ * The rungs climbed first, in this order, when one decoder family reads the code and another does not.
+ * The families differ most in how they find the finder patterns (zbar scans lines for the 1:1:3:1:1 runs
+ * of a square eye, which rounded and pointed eyes break) and how they sample small modules, so the
+ * eyes go toward square, centres before rings, and the modules toward full scale, before anything else.
+ */
+export const LEGIBILITY_FIRST = ['square the finder centres', 'square the finder rings', 'raise moduleScale'];
+
+/**
+ * The rungs that can mend at least one of the failed checks, in ladder order; when `oneFamilyReads`, the
+ * rungs of LEGIBILITY_FIRST before the others.
+ */
+export const rungsFor = (failed: Iterable<Check>, oneFamilyReads = false): typeof LADDER => {
   const checks = new Set(failed);
-  return LADDER.filter((r) => r.mends.some((c) => checks.has(c)));
+  const rungs = LADDER.filter((r) => r.mends.some((c) => checks.has(c)));
+  if (!oneFamilyReads) return rungs;
+  const first = LEGIBILITY_FIRST.flatMap((name) => rungs.filter((r) => r.name === name));
+  return [...first, ...rungs.filter((r) => !first.includes(r))];
 };
+
+/** The decoder families that did not read the content: none when the code decoded. */
+const unreadBy = (failures: Failure[]): Decoder[] => failures.find((f) => f.check === 'decode')?.decoders ?? [];
+
+/** Some decoder family read the content, byte for byte. */
+const readBySome = (v: Verification) => DECODERS.some((d) => v.decoders[d].decoded);
 
 /** Renders and verifies one config; the guarantee calls it once, then again after every ladder step. */
 export type Attempt = (config: RenderConfig, assets: RenderAssets) => Promise<Rendered>;
 
 /**
  * The scannability guarantee: no export leaves unverified. With `strictScannability` (the default) a design
- * that fails a check is corrected along the ladder, re-rendered and re-verified, and every change is
- * reported; without it, problems are reported as warnings as long as the code still decodes. When nothing
- * works, or after MAX_LADDER_STEPS steps: QR_UNSCANNABLE naming what failed.
+ * that fails a check, one decoder family's reading included, is corrected along the ladder, re-rendered
+ * and re-verified by both families, and every change is reported; without it, problems are reported as
+ * warnings (naming a family that does not read it) as long as one family reads the code. When nothing
+ * works, or after MAX_LADDER_STEPS steps: QR_UNSCANNABLE naming what failed and the families that did not
+ * read it.
  */
 export async function render(
   task: RenderTask,
@@ -267,7 +277,7 @@ export async function render(
   for (let steps = 0; ; steps++) {
     const { success: out, failures } = await attempt(cfg, task.assets);
     const v = out.verification;
-    const done = failures.length === 0 || (!cfg.strictScannability && v.decoded);
+    const done = failures.length === 0 || (!cfg.strictScannability && readBySome(v));
     if (done) {
       const notes = cfg.strictScannability
         ? []
@@ -285,10 +295,12 @@ export async function render(
         ? ` after ${corrections.length} correction(s) (${[...new Set(corrections.map((c) => c.field))].join(', ')})`
         : '';
       const gaveUp = capped ? ` (the auto-fix stops after ${MAX_LADDER_STEPS} steps)` : '';
+      const unread = unreadBy(failures);
       return {
         ok: false,
         code: 'QR_UNSCANNABLE',
         message: `No scannable QR code could be made${tried}${gaveUp}: ${v.failures.join('; ')}.`,
+        ...(unread.length > 0 && { failedDecoders: unread }),
       };
     }
     cfg = next.config;
@@ -298,7 +310,12 @@ export async function render(
 
 /** The first step a rung that can mend one of the failures still has to give. */
 function nextStep(cfg: RenderConfig, assets: RenderAssets, failures: Failure[]): Step | null {
-  for (const { rung } of rungsFor(failures.map((f) => f.check))) {
+  const unread = unreadBy(failures);
+  const rungs = rungsFor(
+    failures.map((f) => f.check),
+    unread.length > 0 && unread.length < DECODERS.length,
+  );
+  for (const { rung } of rungs) {
     const step = rung(cfg, assets);
     if (step) return step;
   }

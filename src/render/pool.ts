@@ -178,7 +178,12 @@ export class RenderPool {
       this.releaseWorker();
     }
     if (signal?.aborted) throw this.abandon(signal);
-    if (!out.ok) throw new ApiError(out.code, { message: out.message, field: out.field });
+    if (!out.ok)
+      throw new ApiError(out.code, {
+        message: out.message,
+        field: out.field,
+        ...(out.failedDecoders && { extra: { failedDecoders: out.failedDecoders } }),
+      });
     return out;
   }
 

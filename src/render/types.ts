@@ -2,7 +2,7 @@ import type { ErrorCode } from '../errors.js';
 import type { Correction, RenderAssets, RenderConfig } from '../model/render-config.js';
 import type { EccLevel, FileFormat } from '../model/vocabulary.js';
 import type { StopFlag } from './stop-flag.js';
-import type { Verification } from './verify/index.js';
+import type { Decoder, Verification } from './verify/index.js';
 
 export interface RenderTask {
   config: RenderConfig;
@@ -34,6 +34,8 @@ export interface RenderFailure {
   code: ErrorCode;
   message: string;
   field?: string;
+  /** QR_UNSCANNABLE: the decoder families that did not read the last attempt. */
+  failedDecoders?: Decoder[];
 }
 
 export type RenderOutcome = RenderSuccess | RenderFailure;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contrastRatio, parseHex } from '../../src/model/color.js';
-import { decodeOne } from '../helpers/decode.js';
+import { decodeOne, decodeWithZbar } from '../helpers/decode.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
@@ -28,27 +28,35 @@ const LADDER_FIELDS = [
   'moduleScale',
   'backgroundImageOpacity',
   'primaryColor',
-  'finderOuterShape',
   'finderInnerShape',
+  'finderOuterShape',
   'moduleShape',
 ];
 
 const fieldsOf = (body: { corrections: { field: string }[] }) => body.corrections.map((c) => c.field);
 
 /**
- * A design at ECC L with small uneven modules that, left alone (strictScannability false), does not decode,
- * so the guarantee has to correct it: checked here, so a test of the correction cannot pass without one.
+ * A design at ECC L with small uneven modules that, left alone (strictScannability false), neither decoder
+ * family reads, so the guarantee has to correct it: checked here, so a test of the correction cannot pass
+ * without one.
  */
-async function unscannableAlone(moduleShape: string, outputWidth: number) {
+async function unscannableAlone(moduleShape: string, outputWidth: number, moduleScale = SMALL_AND_UNEVEN.moduleScale) {
   const content = 'https://example.com/ladder/order/test';
-  const design = { content, moduleShape, eccLevel: 'L', ...SMALL_AND_UNEVEN, outputWidth };
+  const design = { content, moduleShape, eccLevel: 'L', ...SMALL_AND_UNEVEN, outputWidth, moduleScale };
   const alone = await render({ ...design, strictScannability: false });
   expect(alone).toMatchObject({ status: 422, body: { code: 'QR_UNSCANNABLE' } });
   return design;
 }
 
-const decodesTo = async (body: { qrBase64: string; format: string }, content: string) =>
-  expect((await decodeOne(body.format, new Uint8Array(Buffer.from(body.qrBase64, 'base64')))).text).toBe(content);
+const fileOf = (body: { qrBase64: string }) => new Uint8Array(Buffer.from(body.qrBase64, 'base64'));
+const zbarReads = async (body: { qrBase64: string; format: string }, content: string) =>
+  (await decodeWithZbar(body.format, fileOf(body))).some((b) => Buffer.from(b).toString('utf8') === content);
+
+/** Both decoder families, independently of the service, read the file to the content, byte for byte. */
+const decodesTo = async (body: { qrBase64: string; format: string }, content: string) => {
+  expect((await decodeOne(body.format, fileOf(body))).text).toBe(content);
+  expect(await decodeWithZbar(body.format, fileOf(body))).toEqual([new TextEncoder().encode(content)]);
+};
 
 describe('the scannability guarantee', () => {
   it('grey on grey is deepened until it reaches 4:1, every step reported, and the result scans', async () => {
@@ -133,7 +141,9 @@ describe('the scannability guarantee', () => {
   });
 
   it('when raising ECC is enough, it is the only correction: nothing visible changes', async () => {
-    const design = await unscannableAlone('kite', 150);
+    // Full-size uneven modules, which neither family reads at ECC L: more error correction mends the
+    // modules they misread. (At half scale one family reads first, and the module scale is raised.)
+    const design = await unscannableAlone('extra-rounded', 100, 1);
     const { status, body } = await render(design);
     expect(status).toBe(200);
     expect(body.corrections).toEqual([expect.objectContaining({ field: 'eccLevel', from: 'L', to: body.eccLevel })]);
@@ -171,5 +181,64 @@ describe('the scannability guarantee', () => {
     expect(styled.body.verification.scanScore).toBeLessThanOrEqual(100);
     await decodesTo(body, 'https://example.com/score');
     await decodesTo(styled.body, 'https://example.com/score');
+  });
+});
+
+describe('two decoder families', () => {
+  it('a plain code: both read it from afar, reported one by one', async () => {
+    const { status, body } = await render({ content: 'https://example.com/two' });
+    expect(status).toBe(200);
+    expect(body.verification).toMatchObject({
+      decoded: true,
+      decodedAt: 'reduced',
+      decoders: { zxing: { decoded: true, decodedAt: 'reduced' }, zbar: { decoded: true, decodedAt: 'reduced' } },
+    });
+    await decodesTo(body, 'https://example.com/two');
+  });
+
+  // One pixel per module: zxing reads the file, zbar (a line scanner, which needs a few pixels per
+  // module to see the finder's runs) does not, and no rung of the ladder changes the pixel size.
+  const onePixel = { content: 'https://example.com/one-pixel', pixelsPerModule: 1 };
+
+  it('strictScannability false: a code only zxing reads comes back with a warning naming zbar, as reported', async () => {
+    const { status, body } = await render({ ...onePixel, strictScannability: false });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.corrections).toEqual([]);
+    expect(body.verification).toMatchObject({
+      decoded: false,
+      decodedAt: null,
+      decoders: { zxing: { decoded: true }, zbar: { decoded: false, decodedAt: null } },
+    });
+    expect(body.warnings).toContainEqual(expect.stringMatching(/^verification: zbar does not decode .*; zxing does$/));
+    // The report holds for the file itself, read independently of the service.
+    expect((await decodeOne(body.format, fileOf(body))).text).toBe(onePixel.content);
+    expect(await zbarReads(body, onePixel.content)).toBe(false);
+  });
+
+  it('strict: when nothing makes both read it, 422 naming the family that failed', async () => {
+    const { status, body } = await render(onePixel);
+    expect(status).toBe(422);
+    expect(body).toMatchObject({ code: 'QR_UNSCANNABLE', failedDecoders: ['zbar'] });
+    expect(body.error).toMatch(/zbar does not decode/);
+  });
+
+  // Half-size square modules at 100 px: zbar reads them and zxing does not.
+  const halfScale = { content: 'https://example.com/half-scale', moduleScale: 0.5, outputWidth: 100 };
+
+  it('strictScannability false: a code only zbar reads comes back with a warning naming zxing', async () => {
+    const { status, body } = await render({ ...halfScale, strictScannability: false });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.verification.decoders).toMatchObject({ zxing: { decoded: false }, zbar: { decoded: true } });
+    expect(body.warnings).toContainEqual(expect.stringMatching(/^verification: zxing does not decode .*; zbar does$/));
+    expect(await zbarReads(body, halfScale.content)).toBe(true);
+  });
+
+  it('strict: the same code is mended by module scale first, before ECC, and then both read it', async () => {
+    const { status, body } = await render(halfScale);
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.corrections[0]).toMatchObject({ field: 'moduleScale', from: 0.5 });
+    expect(fieldsOf(body)).not.toContain('eccLevel');
+    expect(body.verification.decoders).toMatchObject({ zxing: { decoded: true }, zbar: { decoded: true } });
+    await decodesTo(body, halfScale.content);
   });
 });

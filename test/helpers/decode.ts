@@ -10,7 +10,7 @@ import { initWasm as initResvg, Resvg } from '@resvg/resvg-wasm';
 import decodeJpeg, { init as initJpegDecode } from '@jsquash/jpeg/decode.js';
 import decodePng, { init as initPngDecode } from '@jsquash/png/decode.js';
 import decodeWebp, { init as initWebpDecode } from '@jsquash/webp/decode.js';
-import { scanRGBABuffer } from '@undecaf/zbar-wasm';
+import { scanRGBABuffer, ZBarConfigType, ZBarScanner, ZBarSymbolType } from '@undecaf/zbar-wasm';
 import { prepareZXingModule, type ReaderOptions, readBarcodes, type ReadResult } from 'zxing-wasm/reader';
 import { pdfToSvg } from './pdf-to-svg.js';
 
@@ -101,9 +101,31 @@ export async function fileToImage(format: string, file: Uint8Array): Promise<Ima
   }
 }
 
-/** The payloads zbar (the second decoder family, not zxing's lineage) finds in a file, as bytes. */
+/** The payloads zbar finds in an RGBA image, read by a scanner of its own. */
+async function zbarPayloads(rgba: Uint8ClampedArray, width: number, height: number): Promise<Uint8Array[]> {
+  const scanner = await ZBarScanner.create();
+  try {
+    scanner.setConfig(ZBarSymbolType.ZBAR_NONE, ZBarConfigType.ZBAR_CFG_BINARY, 1);
+    const symbols = await scanRGBABuffer(rgba.slice().buffer as ArrayBuffer, width, height, scanner);
+    return symbols.filter((s) => s.typeName === 'ZBAR_QRCODE').map((s) => new Uint8Array(s.data.buffer));
+  } finally {
+    scanner.destroy();
+  }
+}
+
+/**
+ * The payloads zbar (the second decoder family, not zxing's lineage) finds in a file, as bytes: read at the
+ * file's own size, every row and column, as it is and, when that finds nothing, with every colour inverted
+ * (a light-on-dark code, as scanner apps that read those invert the frame). Each read has a scanner of its
+ * own: zbar's QR reader carries a random-number generator from one scan to the next, so a shared scanner
+ * would make one file's reading depend on the files read before; for the same reason zbar's own
+ * inverted retry (ZBAR_CFG_TEST_INVERTED, a second pass in the same scanner) is not used: it missed 4 of
+ * the corpus's light-on-dark codes that a fresh scanner reads inverted, whichever grey formula is used.
+ */
 export async function decodeWithZbar(format: string, file: Uint8Array): Promise<Uint8Array[]> {
-  const img = await fileToImage(format, file);
-  const symbols = await scanRGBABuffer(img.data.buffer as ArrayBuffer, img.width, img.height);
-  return symbols.filter((s) => s.typeName === 'ZBAR_QRCODE').map((s) => new Uint8Array(s.data.buffer));
+  const { data, width, height } = await fileToImage(format, file);
+  const found = await zbarPayloads(data, width, height);
+  if (found.length > 0) return found;
+  const inverted = data.map((v, i) => (i % 4 === 3 ? v : 255 - v));
+  return zbarPayloads(inverted, width, height);
 }

@@ -1,12 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RenderConfig } from '../../src/model/render-config.js';
-import { type Attempt, LADDER, MAX_LADDER_STEPS, render, rungsFor } from '../../src/render/guarantee.js';
+import {
+  type Attempt,
+  LADDER,
+  LEGIBILITY_FIRST,
+  MAX_LADDER_STEPS,
+  render,
+  rungsFor,
+} from '../../src/render/guarantee.js';
 import { renderOnce } from '../../src/render/pipeline.js';
 import type { RenderSuccess } from '../../src/render/types.js';
-import type { Check } from '../../src/render/verify/index.js';
+import { type Check, DECODERS, type Decoder } from '../../src/render/verify/index.js';
 import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
 import { initWasm } from '../../wasm/index.js';
-import { decodeOne } from '../helpers/decode.js';
+import { decodeOne, decodeWithZbar } from '../helpers/decode.js';
 
 beforeAll(initWasm);
 
@@ -22,7 +29,8 @@ describe('the ladder climbs only the rungs that can mend the failure found', () 
       'raise ECC',
       'fade the background image',
       'deepen the foreground colour',
-      'square the finder eyes',
+      'square the finder centres',
+      'square the finder rings',
       'square the modules',
     ]);
   });
@@ -35,10 +43,29 @@ describe('the ladder climbs only the rungs that can mend the failure found', () 
       'raise moduleScale',
       'fade the background image',
       'deepen the foreground colour',
-      'square the finder eyes',
+      'square the finder centres',
+      'square the finder rings',
       'square the modules',
     ]);
     expect(names(['decode'])).toEqual(LADDER.map((r) => r.name));
+  });
+
+  it('a code one decoder family reads and another does not: eyes toward square, modules toward full scale, then the rest', () => {
+    const oneFamily = rungsFor(['decode'], true).map((r) => r.name);
+    expect(oneFamily.slice(0, 3)).toEqual([
+      'square the finder centres',
+      'square the finder rings',
+      'raise moduleScale',
+    ]);
+    expect(oneFamily.slice(0, 3)).toEqual(LEGIBILITY_FIRST);
+    expect(oneFamily.slice(3)).toEqual(names(['decode']).filter((n) => !LEGIBILITY_FIRST.includes(n)));
+    // With a quiet-zone failure beside it, module scale (which cannot mend that) still comes early.
+    expect(
+      rungsFor(['quiet-zone', 'decode'], true)
+        .map((r) => r.name)
+        .slice(0, 3),
+    ).toEqual(LEGIBILITY_FIRST);
+    expect(rungsFor(['contrast'], true).map((r) => r.name)).toEqual(['deepen the foreground colour']);
   });
 
   it('several failures: every rung that mends one of them, once, in ladder order; none: no rung', () => {
@@ -72,6 +99,7 @@ async function decodesTo(outcome: Awaited<ReturnType<typeof render>>, content: s
   expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
   const { bytes, format } = outcome as RenderSuccess;
   expect((await decodeOne(format, bytes)).text).toBe(content);
+  expect(await decodeWithZbar(format, bytes)).toEqual([new TextEncoder().encode(content)]);
 }
 
 describe('the guarantee corrects by the failure found', () => {
@@ -139,5 +167,108 @@ describe(`the ladder stops after MAX_LADDER_STEPS (${MAX_LADDER_STEPS}) steps`, 
     expect(seen.map((c) => c.eccLevel)).toEqual(['L', 'M', 'Q', 'H']);
     expect(outcome).toMatchObject({ ok: false, code: 'QR_UNSCANNABLE' });
     expect(outcome.ok ? '' : outcome.message).not.toContain('stops after');
+  });
+});
+
+/**
+ * Renders and verifies for real, but on the first `times` renders reports, in place of the verifier's own
+ * reading, that exactly the families `unread` did not read the content, as the verifier reports it: the
+ * failure names them and their readings say so. A verdict of one family alone cannot be had on demand from
+ * a real design (the shapes one family misses are being mended), and the ladder acts on the verdict alone.
+ */
+function unreadBy(unread: Decoder[], times: number): { attempt: Attempt; seen: RenderConfig[] } {
+  const seen: RenderConfig[] = [];
+  const attempt: Attempt = async (config, assets) => {
+    seen.push(config);
+    const rendered = await renderOnce({ config, assets });
+    if (seen.length > times) return rendered;
+    const v = rendered.success.verification;
+    // The test's verdict replaces the verifier's on decoding: `unread` did not read it, the others did.
+    const decoders = { ...v.decoders };
+    for (const d of DECODERS)
+      decoders[d] = unread.includes(d)
+        ? { decoded: false, decodedAt: null }
+        : v.decoders[d].decoded
+          ? v.decoders[d]
+          : { decoded: true, decodedAt: 'full' };
+    const message = `${unread.join(' and ')} does not decode (reported by the test)`;
+    return {
+      success: {
+        ...rendered.success,
+        verification: { ...v, decoded: false, decodedAt: null, decoders, failures: [...v.failures, message] },
+      },
+      failures: [
+        ...rendered.failures.filter((f) => f.check !== 'decode'),
+        { check: 'decode', message, decoders: unread },
+      ],
+    };
+  };
+  return { attempt, seen };
+}
+
+describe('the ladder knows which decoder family failed', () => {
+  // Every rung has something to give: ECC, variation, scale, eyes and modules are all styled.
+  const styled = {
+    eccLevel: 'L',
+    moduleShape: 'dots',
+    moduleScale: 0.6,
+    moduleSizeVariation: 0.1,
+    finderOuterShape: 'circle',
+    finderInnerShape: 'plus',
+  } as const;
+
+  it('zbar alone failing: the centres, then the rings are squared, and nothing else changes', async () => {
+    const { attempt, seen } = unreadBy(['zbar'], 2);
+    const cfg = design(styled);
+    const outcome = await render({ config: cfg, assets: {} }, attempt);
+    expect(seen.map((c) => [c.finderInnerShape, c.finderOuterShape])).toEqual([
+      ['plus', 'circle'],
+      ['square', 'circle'],
+      ['square', 'square'],
+    ]);
+    expect(fieldsOf(outcome)).toEqual(['finderInnerShape', 'finderOuterShape']);
+    expect(seen.at(-1)).toMatchObject({
+      eccLevel: 'L',
+      moduleScale: 0.6,
+      moduleSizeVariation: 0.1,
+      moduleShape: 'dots',
+    });
+    await decodesTo(outcome, cfg.content);
+  });
+
+  it('after the eyes, module scale rises to full before ECC or anything else', async () => {
+    const { attempt, seen } = unreadBy(['zxing'], 5);
+    const outcome = await render({ config: design(styled), assets: {} }, attempt);
+    expect(fieldsOf(outcome)).toEqual(['finderInnerShape', 'finderOuterShape', 'moduleScale']);
+    expect(seen.map((c) => c.moduleScale)).toEqual([0.6, 0.6, 0.6, 0.75, 0.9, 1]);
+    expect(seen.at(-1)).toMatchObject({ eccLevel: 'L', moduleSizeVariation: 0.1 });
+    await decodesTo(outcome, design(styled).content);
+  });
+
+  it('nothing works: refused, naming the family that did not read it', async () => {
+    const { attempt, seen } = unreadBy(['zbar'], Number.POSITIVE_INFINITY);
+    const outcome = await render({ config: design({ ...styled, moduleScale: 0.9 }), assets: {} }, attempt);
+    expect(seen.length).toBeGreaterThan(4);
+    expect(outcome).toMatchObject({ ok: false, code: 'QR_UNSCANNABLE', failedDecoders: ['zbar'] });
+    expect(outcome.ok ? '' : outcome.message).toContain('zbar does not decode');
+  }, 120_000);
+
+  it('strictScannability false: a code one family reads comes back as drawn, with a warning naming the other', async () => {
+    const { attempt, seen } = unreadBy(['zbar'], Number.POSITIVE_INFINITY);
+    const cfg = design({ ...styled, strictScannability: false });
+    const outcome = await render({ config: cfg, assets: {} }, attempt);
+    expect(seen).toHaveLength(1);
+    expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
+    const out = outcome as RenderSuccess;
+    expect(out.corrections).toEqual([]);
+    expect(out.warnings).toContainEqual(expect.stringMatching(/^verification: zbar does not decode/));
+    expect(out.verification.decoders).toMatchObject({ zxing: { decoded: true }, zbar: { decoded: false } });
+    expect((await decodeOne(out.format, out.bytes)).text).toBe(cfg.content);
+  });
+
+  it('strictScannability false: a code neither family reads is still refused, naming both', async () => {
+    const { attempt } = unreadBy(['zxing', 'zbar'], Number.POSITIVE_INFINITY);
+    const outcome = await render({ config: design({ ...styled, strictScannability: false }), assets: {} }, attempt);
+    expect(outcome).toMatchObject({ ok: false, code: 'QR_UNSCANNABLE', failedDecoders: ['zxing', 'zbar'] });
   });
 });

@@ -3,26 +3,42 @@ import { MIN_CONTRAST } from '../../model/contrast.js';
 import type { Layout } from '../../model/layout.js';
 import type { Raster } from '../../model/raster.js';
 import type { FileFormat } from '../../model/vocabulary.js';
-import { decodes, decodesAsDelivered, FAST, planReads } from './plan.js';
+import { type DecodedAt, decodes, decodesAsDelivered, FAST, planReads, zbarDecodedAt } from './plan.js';
 import { MIN_QUIET_ZONE, quietZoneClean, quietZoneModules } from './quiet-zone.js';
 import { READ_AS_FILE, scan } from './read.js';
 import { scanScore, scanTrials, type ScanTrial } from './score.js';
 
 /*
- * The verifier: every export is decoded from its own pixels before it leaves. read.ts turns the raster
- * into the grey images a reader sees, plan.ts decides which of them to decode and how, quiet-zone.ts and
- * score.ts measure the margin and the robustness; this module runs them in order and reports.
+ * The verifier: every export is decoded from its own pixels, by two decoder families of different lineage,
+ * before it leaves. read.ts turns the raster into the grey images a reader sees, plan.ts decides which of
+ * them zxing decodes and how, zbar.ts is the second family, quiet-zone.ts and score.ts measure the margin
+ * and the robustness; this module runs them in order and reports.
  */
+
+/** The decoder families every export is read by: zxing-cpp (through zxing-wasm) and zbar. */
+export const DECODERS = ['zxing', 'zbar'] as const;
+export type Decoder = (typeof DECODERS)[number];
+
+export type { DecodedAt };
+
+/**
+ * One decoder family's reading of the export. zxing must read it at its own size (`full`, or `reduced` when
+ * from afar too); zbar at its own size and from afar (`reduced`), or it has not read it (plan.ts).
+ */
+export interface DecoderReading {
+  /** This decoder read a payload equal to the content, byte for byte. */
+  decoded: boolean;
+  decodedAt: DecodedAt;
+}
 
 /** What the verifier found, returned to the client with every successful render. */
 export interface Verification {
-  /** The decoded payload equals the content, byte for byte. */
+  /** Every decoder family read a payload equal to the content, byte for byte. */
   decoded: boolean;
-  /**
-   * `reduced`: decodes at its own size and as a phone sees it from afar (the box-filtered reduction);
-   * `full`: only at its own size.
-   */
-  decodedAt: 'reduced' | 'full' | null;
+  /** The weaker of the decoders' readings: `reduced` when every one read the reduction too. */
+  decodedAt: DecodedAt;
+  /** Each decoder family's own reading. */
+  decoders: Record<Decoder, DecoderReading>;
   /** WCAG contrast of the foreground against the background, as a viewer sees them. */
   contrastRatio: number;
   /** Width of the light margin around the symbol, in modules. */
@@ -32,9 +48,10 @@ export interface Verification {
   /** Human-readable reasons, empty when everything passed. */
   failures: string[];
   /**
-   * Robustness, 0–100: 25 for decoding as seen from afar (the reduced image), plus 25 for each harsher
-   * trial that still decodes: about 2 px per module, a 3×3 blur, contrast halved (blur and dim are tried
-   * together first; passing that counts for both). A code that decodes only at full size scores 10.
+   * Robustness by zxing's trials, 0–100: 25 for decoding as seen from afar (the reduced image), plus 25 for
+   * each harsher trial that still decodes: about 2 px per module, a 3×3 blur, contrast halved (blur and dim
+   * are tried together first; passing that counts for both). A code that decodes only at full size
+   * scores 10.
    */
   scanScore: number;
   scanTrials: ScanTrial[];
@@ -66,12 +83,29 @@ export type Check = (typeof CHECKS)[number];
 export interface Failure {
   check: Check;
   message: string;
+  /** A decode failure: the decoder families that did not read the content (the others did). */
+  decoders?: Decoder[];
 }
 
 /** A verification, and each of its failures with the check that failed. */
 export interface Verdict {
   verification: Verification;
   failures: Failure[];
+}
+
+const reading = (decodedAt: DecodedAt): DecoderReading => ({ decoded: decodedAt !== null, decodedAt });
+
+/** The weakest of several readings: null if one did not decode, `full` if one read only at full size. */
+const weakest = (all: DecodedAt[]): DecodedAt =>
+  all.includes(null) ? null : all.includes('full') ? 'full' : 'reduced';
+
+/** The failure's reason, naming the decoder families that did not read the content, and any that did. */
+function notDecodedBy(unread: Decoder[], width: number, height: number): string {
+  const image = `the image (${width}×${height} px)`;
+  const read = DECODERS.filter((d) => !unread.includes(d));
+  return read.length === 0
+    ? `neither ${unread.join(' nor ')} decodes ${image} to the content`
+    : `${unread.join(' and ')} does not decode ${image} to the content; ${read.join(' and ')} does`;
 }
 
 /**
@@ -106,26 +140,28 @@ export async function judgeRaster(input: VerifyInput): Promise<Verdict> {
   if (margin < MIN_QUIET_ZONE)
     failures.push({ check: 'quiet-zone', message: `quiet zone is ${margin} modules, below ${MIN_QUIET_ZONE}` });
 
-  const farOk = await decodes(reduced, FAST, expected);
-  const nativeOk =
-    (farProvesNative && farOk) || (await decodesAsDelivered(layer ?? null, grey, width, height, expected));
-  const decodedAt: Verification['decodedAt'] = nativeOk ? (farOk ? 'reduced' : 'full') : null;
-  if (!nativeOk)
-    failures.push({
-      check: 'decode',
-      message: `the image does not decode to the content at its own size (${width}×${height} px)`,
-    });
+  const zxingFar = await decodes(reduced!, FAST, expected);
+  const zxingNative =
+    (farProvesNative && zxingFar) || (await decodesAsDelivered(layer ?? null, grey, width, height, expected));
+  const decoders: Record<Decoder, DecoderReading> = {
+    zxing: reading(zxingNative ? (zxingFar ? 'reduced' : 'full') : null),
+    zbar: reading(await zbarDecodedAt(reduced!, { pixels: grey, width, height }, input.exact, lightOnDark, expected)),
+  };
+  const unread = DECODERS.filter((d) => !decoders[d].decoded);
+  if (unread.length) failures.push({ check: 'decode', message: notDecodedBy(unread, width, height), decoders: unread });
+  const decodedAt = weakest(DECODERS.map((d) => decoders[d].decodedAt));
 
-  const trials = decodedAt === 'reduced' ? await scanTrials(reduced, far!, expected) : [];
+  const trials = decoders.zxing.decodedAt === 'reduced' ? await scanTrials(reduced!, far!, expected) : [];
   return {
     verification: {
-      decoded: decodedAt !== null,
+      decoded: unread.length === 0,
       decodedAt,
+      decoders,
       contrastRatio: Math.round(contrast * 100) / 100,
       quietZoneModules: margin,
       quietZoneClean: clean,
       failures: failures.map((f) => f.message),
-      scanScore: scanScore(decodedAt, trials),
+      scanScore: scanScore(decoders.zxing.decodedAt, trials),
       scanTrials: trials,
     },
     failures,

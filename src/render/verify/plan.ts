@@ -1,6 +1,13 @@
 import { defaultReaderOptions, readBarcodes, type ReaderOptions } from 'zxing-wasm/reader';
 import type { Layout } from '../../model/layout.js';
-import { fullSize, type BoxFilter, type GreyImage } from './read.js';
+import { fullSize, pixelsOf, type BoxFilter, type GreyImage } from './read.js';
+import { type GreyPixels, zbarReads } from './zbar.js';
+
+/**
+ * Where a decoder read the code: `reduced`, at its own size and as a phone sees it from afar (the
+ * box-filtered reduction); `full`, only at its own size; null, not at all.
+ */
+export type DecodedAt = 'reduced' | 'full' | null;
 
 /** Pixels per module in the reduced image; enough for zxing, and a quarter of the work of 6. */
 const REDUCED_MODULE_PX = 3;
@@ -98,4 +105,31 @@ export async function decodesAsDelivered(
     (await decodes(layer, AS_DELIVERED, expected)) ||
     decodes(fullSize(grey, width, height), { ...AS_DELIVERED, tryDownscale: false }, expected)
   );
+}
+
+/**
+ * Whether zbar reads the export, from `reduced` (as a phone sees it from afar, inverted already when the
+ * code is light on dark) and at its own size (`native`, the grey of the delivered file): `reduced` when
+ * it reads both, else null. zbar has no pyramid: a reader of the file reads it whole, and on anti-aliased
+ * shapes zbar's verdict at a reduction differs from its verdict at full size too often for any reduction
+ * to stand in for it (bench/README.md), so those are read at full size, every row and column. zbar's
+ * verdict on a marginal styled code also turns on a grey level, so it must read the code from afar as well:
+ * a code it reads at both sizes has a margin (measured: no such code failed an independent read of the
+ * file). A flat raster's reduction averages exact module blocks, and there the two verdicts agreed on
+ * every code measured: it is read from afar alone, as zxing reads it. The reduction, a few percent of the
+ * pixels, is read first, so a code zbar misses costs little.
+ */
+export async function zbarDecodedAt(
+  reduced: GreyImage,
+  native: GreyPixels,
+  exact: boolean,
+  lightOnDark: boolean,
+  expected: Uint8Array,
+): Promise<DecodedAt> {
+  const far = { width: reduced.width, height: reduced.height, pixels: pixelsOf(reduced) };
+  if (!(await zbarReads(far, expected))) return null;
+  // A reduction by 1 (modules under 6 px) is the image itself.
+  const farIsNative = reduced.width === native.width && reduced.height === native.height;
+  if (exact || farIsNative) return 'reduced';
+  return (await zbarReads(native, expected, lightOnDark)) ? 'reduced' : null;
 }

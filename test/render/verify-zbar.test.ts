@@ -1,0 +1,112 @@
+/**
+ * The second decoder family in the verifier: zbar reads grey bytes the verifier made, byte for byte against
+ * the content, in the polarity asked; an anti-aliased export is judged by what zbar reads at its own size,
+ * not from afar; and the verification reports each family's reading.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseHex, WHITE } from '../../src/model/color.js';
+import type { RenderConfig } from '../../src/model/render-config.js';
+import { designScene } from '../../src/render/pipeline.js';
+import { rasterizeFlat, rasterizeScene } from '../../src/render/raster.js';
+import { verifyRaster } from '../../src/render/verify/index.js';
+import { zbarDecodedAt } from '../../src/render/verify/plan.js';
+import { scan } from '../../src/render/verify/read.js';
+import { type GreyPixels, zbarReads } from '../../src/render/verify/zbar.js';
+import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
+import { initWasm } from '../../wasm/index.js';
+
+beforeAll(initWasm);
+
+const CONTENT = 'https://example.com/zbar/verify';
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+/** The grey image of a design as the verifier reads a PNG of it. */
+async function greyOf(over: Partial<RenderConfig>): Promise<GreyPixels & { modulePx: number; flat: boolean }> {
+  const config = { ...QR_DEFAULTS, content: CONTENT, outputWidth: 330, ...over } as RenderConfig;
+  const { grid, scene, layout } = await designScene({ config, assets: {} });
+  const raster = scene.flat ? rasterizeFlat(grid, scene) : rasterizeScene(scene);
+  const { grey } = scan(raster, true, []);
+  if ('release' in raster) raster.release();
+  return { width: raster.width, height: raster.height, pixels: grey, modulePx: layout.modulePx, flat: scene.flat };
+}
+
+/** A box filter by `f`, plain arithmetic: the reduction as a GreyImage (PGM) the verifier hands on. */
+function reduce(img: GreyPixels, f: number) {
+  const w = Math.floor(img.width / f);
+  const h = Math.floor(img.height / f);
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      let s = 0;
+      for (let dy = 0; dy < f; dy++)
+        for (let dx = 0; dx < f; dx++) s += img.pixels[(y * f + dy) * img.width + x * f + dx]!;
+      out[y * w + x] = Math.round(s / (f * f));
+    }
+  const header = new TextEncoder().encode(`P5\n${w} ${h}\n255\n`);
+  return { width: w, height: h, pgm: new Uint8Array([...header, ...out]) };
+}
+
+describe('zbar in the verifier', () => {
+  it('reads the content byte for byte, and nothing else', async () => {
+    const img = await greyOf({});
+    expect(await zbarReads(img, bytes(CONTENT))).toBe(true);
+    expect(await zbarReads(img, bytes(`${CONTENT}x`))).toBe(false);
+    expect(await zbarReads(img, bytes(CONTENT).subarray(1))).toBe(false);
+  });
+
+  it('reads a light-on-dark code only when asked to invert it, as the verifier hands it over', async () => {
+    const img = await greyOf({ primaryColor: '#F5F5F5', backgroundColor: '#102030' });
+    expect(await zbarReads(img, bytes(CONTENT))).toBe(false);
+    expect(await zbarReads(img, bytes(CONTENT), true)).toBe(true);
+  });
+
+  it('an image of odd size is inverted to its last byte', async () => {
+    const img = await greyOf({ primaryColor: '#F5F5F5', backgroundColor: '#102030', outputWidth: 331 });
+    expect((img.width * img.height) % 4).not.toBe(0);
+    expect(await zbarReads(img, bytes(CONTENT), true)).toBe(true);
+  });
+
+  it('an anti-aliased export must be read at its own size and from afar: fine grain at full size fails it, though the reduction averages it away', async () => {
+    const img = await greyOf({});
+    const f = Math.floor(img.modulePx / 3);
+    expect(f).toBeGreaterThan(1);
+    // Every other light pixel dark: a scan line at full size sees nothing but edges; a box of f × f
+    // pixels sees mid-grey light modules beside black ones.
+    const grainy = img.pixels.map((v, i) => (v > 128 && (i % img.width) % 2 === Math.floor(i / img.width) % 2 ? 0 : v));
+    const native = { ...img, pixels: grainy };
+    const far = reduce(native, f);
+    const expected = bytes(CONTENT);
+    expect(
+      await zbarReads({ ...far, pixels: far.pgm.subarray(far.pgm.length - far.width * far.height) }, expected),
+    ).toBe(true);
+    expect(await zbarReads(native, expected)).toBe(false);
+    expect(await zbarDecodedAt(far, native, false, false, expected)).toBe(null);
+    // A flat raster's reduction stands for it: the same images, judged from afar.
+    expect(await zbarDecodedAt(far, native, true, false, expected)).toBe('reduced');
+    // Read at its own size and from afar: reduced; at its own size only, it has not read it.
+    expect(await zbarDecodedAt(far, img, false, false, expected)).toBe('reduced');
+    const blank = { ...far, pgm: far.pgm.map((v, i) => (i < far.pgm.length - far.width * far.height ? v : 255)) };
+    expect(await zbarReads(img, expected)).toBe(true);
+    expect(await zbarDecodedAt(blank, img, false, false, expected)).toBe(null);
+  });
+
+  it('the verification reports each family: both read a plain code from afar', async () => {
+    const config = { ...QR_DEFAULTS, content: CONTENT, outputWidth: 330 } as RenderConfig;
+    const { grid, scene, layout } = await designScene({ config, assets: {} });
+    const v = await verifyRaster({
+      raster: rasterizeFlat(grid, scene),
+      exact: true,
+      format: 'png',
+      layout,
+      expected: bytes(CONTENT),
+      foreground: parseHex('#000000'),
+      background: WHITE,
+    });
+    expect(v).toMatchObject({
+      decoded: true,
+      decodedAt: 'reduced',
+      decoders: { zxing: { decoded: true, decodedAt: 'reduced' }, zbar: { decoded: true, decodedAt: 'reduced' } },
+      failures: [],
+    });
+  });
+});
