@@ -24,7 +24,7 @@ import { encodePng } from '../src/render/formats/png.js';
 import { encodeWebpImage } from '../src/render/formats/webp.js';
 import { render } from '../src/render/guarantee.js';
 import type { ResidentRaster } from '../src/render/kernel.js';
-import { designScene, type Designed } from '../src/render/pipeline.js';
+import { designScene, type Designed, readBack } from '../src/render/pipeline.js';
 import { rasterizeFlat, rasterizeScene, rasterizeSvg } from '../src/render/raster.js';
 import { sceneToSvg } from '../src/render/svg.js';
 import { judgeRaster } from '../src/render/verify/index.js';
@@ -106,7 +106,9 @@ async function staged(cfg: RenderConfig, encoder: Encoder): Promise<{ laps: Laps
   lap(`file: ${format}`);
   const r1 = r0 ?? drawn(d, format, svg);
   if (!r0) lap('raster (check the vector file)');
-  const checked = format === 'jpg' || format === 'webp' ? await decodeLossy(format, file) : r1;
+  // The previous encoders' files were read back by mozjpeg's and libwebp's decoders, as the pipeline did.
+  const lossy = format === 'jpg' || format === 'webp';
+  const checked = lossy ? await (encoder === 'before' ? decodeLossy : readBack)(format, file) : r1;
   if (checked !== r1) lap('decode the file again');
   const expected = utf8.encode(cfg.content);
   const input = {
