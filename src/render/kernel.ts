@@ -26,7 +26,7 @@ export interface Kernel {
   ): void;
   clear(canvas: number, n: number, color: number): void;
   premultiply(pixels: number, n: number): void;
-  unpremultiply(pixels: number, n: number): void;
+  unpremultiply(pixels: number, n: number, under: number): void;
   drawImage(
     src: number,
     sw: number,
