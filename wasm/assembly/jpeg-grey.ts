@@ -8,6 +8,8 @@
 // with no AC coefficient (most of a QR code) is its DC level without a transform, as ISLOW would compute it.
 // Like the other kernel modules it allocates nothing: the caller lays out the work area (JPEG_GREY_WORK_BYTES).
 
+import { natural } from './jpeg';
+
 /** The caller's table area, from `specs`: the luma quantisation table, the scan's table choices, then the Huffman tables. */
 export const JPEG_GREY_QUANT: i32 = 0; // 64 u16, natural order: component 0's quantiser
 export const JPEG_GREY_SELECT: i32 = 128; // 4 × (DC table u8, AC table u8), per component in scan order
@@ -33,18 +35,6 @@ export const JPEG_GREY_WORK_BYTES: i32 = <i32>(WT + 256);
 const BAD_CODE: i32 = -1;
 const BAD_RUN: i32 = -2;
 const TRUNCATED: i32 = -3;
-
-/** Zigzag position → natural (row-major) index. */
-// @ts-ignore: decorator
-@inline function natural(k: i32): usize {
-  return <usize>load<u8>(
-    memory.data<u8>([
-      0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21,
-      28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61,
-      54, 47, 55, 62, 63,
-    ]) + <usize>k,
-  );
-}
 
 /** Builds table `t`'s decoding tables from its counts and symbols (T.81 annex C, canonical codes). False if over-full. */
 function buildTable(spec: usize, table: usize): bool {
@@ -190,7 +180,7 @@ export function jpegGrey(start: usize, stop: usize, width: i32, height: i32, com
           if (k > 63) return BAD_RUN;
           const v = extend(take(size), size);
           if (c == 0) {
-            const n = natural(k);
+            const n = <usize>natural(k);
             store<i32>(block + (n << 2), v * <i32>load<u16>(quant + (n << 1)));
             any = true;
           }

@@ -43,8 +43,6 @@ const RUN_LENGTHS: usize = RUN_FREQ + 19 * 4; // 19 u8
 const RUN_CODES: usize = RUN_LENGTHS + 20; // 19 u16
 const PLANE: usize = RUN_CODES + 19 * 2 + 2; // 128 u8: (dy, 8 − dx) → distance code − 1
 const MAX_CANDIDATES: i32 = 96;
-/** Times a two-colour image's rows are parsed at the costs of the codes fitted to the parse before. */
-const ROW_PASSES: i32 = 2;
 /** Lengths the row parser tries of each match before jumping to its longest. */
 const SHORT_LENGTHS: i32 = 16;
 const CANDIDATES: usize = PLANE + 128; // MAX_CANDIDATES × (distance, length) i32
@@ -353,6 +351,9 @@ function rowParse(a: i32, b: i32, n: i32, xsize: i32, y: i32, count: i32): i32 {
   for (let i = 1; i <= len; i++) store<i32>(cost + (<usize>i << 2), i32.MAX_VALUE);
   // What a match of the row above costs in distance: the code a row that repeats the one above takes.
   const above = bitsOf(4, prefixOf(distanceCode(xsize, xsize))) + <i32>prefixExtraBits;
+  // How far the next rows go on repeating the row above from this row's end: what a match from there covers.
+  const following =
+    b < n && b >= xsize ? max(MIN_LENGTH, matchLength(packed + <usize>b, packed + <usize>(b - xsize), min(MAX_LENGTH, n - b))) : n;
   store<i32>(cost, 0);
   for (let i = 0; i < len; i++) {
     const p = a + i;
@@ -375,11 +376,11 @@ function rowParse(a: i32, b: i32, n: i32, xsize: i32, y: i32, count: i32): i32 {
       const dc = c + bitsOf(4, code) + <i32>prefixExtraBits;
       // Every length up to SHORT_LENGTHS, then only the longest: a longer match costs about the same.
       for (let l = MIN_LENGTH; l <= most; l = l < SHORT_LENGTHS || l == most ? l + 1 : most) {
-        // A match that goes on past the row's end is lengthened there (extendLast): one symbol instead of
-        // this one and the next rows' own match, most often of the row above, so this row pays only the
+        // A match that goes on past the row's end at least as far as the row above's match from there is
+        // lengthened (extendLast): one symbol instead of this one and that one, so this row pays only the
         // difference.
-        const on = l == b - p && full - l >= MIN_LENGTH;
-        const step = on ? dc + lengthBits(full) - above - lengthBits(full - l) : dc + lengthBits(l);
+        const on = l == b - p && full - l >= following;
+        const step = on ? dc + lengthBits(full) - above - lengthBits(following) : dc + lengthBits(l);
         relax(cost, stepLength, stepValue, i + l, step, l, d);
       }
     }
@@ -596,13 +597,10 @@ export function vp8lEncode(indices: usize, width: i32, height: i32, palette: usi
   let count = findMatches(n, xsize, false);
   if (bits == 3) {
     // A two-colour image (every flat code) has few new rows, 8 pixels to the byte: parse them again at
-    // the cost of the codes just fitted, twice (the second at the costs of the first's own codes). Its
-    // files are a few hundred bytes, where every match counts.
-    for (let pass = 0; pass < ROW_PASSES; pass++) {
-      codeLengths(tables + FREQ, GREEN_CODES, 15, tables + LENGTHS, scratch);
-      codeLengths(tables + FREQ + 4 * 280 * 4, DISTANCE_CODES, 15, tables + LENGTHS + 4 * 280, scratch);
-      count = findMatches(n, xsize, true);
-    }
+    // the cost of the codes just fitted. Its files are a few hundred bytes, where every match counts.
+    codeLengths(tables + FREQ, GREEN_CODES, 15, tables + LENGTHS, scratch);
+    codeLengths(tables + FREQ + 4 * 280 * 4, DISTANCE_CODES, 15, tables + LENGTHS + 4 * 280, scratch);
+    count = findMatches(n, xsize, true);
   }
   memory.fill(tables + FREQ + 280 * 4, 0, 3 * 280 * 4);
   bump(1, 0);

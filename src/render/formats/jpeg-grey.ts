@@ -1,18 +1,13 @@
 import type { Rgba } from '../../model/color.js';
 import type { IndexedRaster } from '../../model/raster.js';
 import { kernelFor } from '../kernel.js';
+import { ZIGZAG } from './jpeg.js';
 
 /**
  * A grey level per index: the grey image as an indexed raster, which every reader of rasters takes, and
  * whose grey under either formula of the verifier (read.ts) is the index itself.
  */
 const GREY_RAMP: readonly Rgba[] = Array.from({ length: 256 }, (_, v) => ({ r: v, g: v, b: v, a: 255 }));
-
-const ZIGZAG = [
-  0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28,
-  35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47,
-  55, 62, 63,
-];
 
 /** A JPEG this reader does not take (only what our writer produces is read here). */
 export class JpegGreyError extends Error {}

@@ -129,7 +129,7 @@ describe('jpegGrey, against mozjpeg decoding the same file', () => {
   it('reads the grey through its palette as its own level', () => {
     const grey = jpegGrey(encodeJpg(image(16, 8, false, 6)));
     expect(grey.kind).toBe('indexed');
-    grey.palette.forEach((c, v) => expect(c).toEqual({ r: v, g: v, b: v, a: 255 }));
+    for (const [v, c] of grey.palette.entries()) expect(c).toEqual({ r: v, g: v, b: v, a: 255 });
   });
 });
 
