@@ -56,17 +56,22 @@ export interface Designed {
   decorations: Decorations;
 }
 
+/** The symbol of a design, where it sits on the canvas, and its modules before any decoration. */
+export function placeSymbol(cfg: RenderConfig): { symbol: QrSymbol; layout: Layout; grid: ModuleGrid } {
+  const symbol = encodeSymbol(cfg);
+  const layout = computeLayout(symbol.size, cfg, (w, h) => decorationInsets(cfg, w, h));
+  return { symbol, layout, grid: gridFromSymbol(symbol) };
+}
+
 /**
  * The design stages: encode → layout → decorations → scene. `lap` is called after each, for timings.
  * Exported for the tests and tools that draw a design without writing a file.
  */
 export async function designScene(task: RenderTask, lap: (stage: string) => void = () => {}): Promise<Designed> {
   const cfg = task.config;
-  const symbol = encodeSymbol(cfg);
+  const { symbol, layout, grid: plain } = placeSymbol(cfg);
   lap('encode');
-  const layout = computeLayout(symbol.size, cfg, (w, h) => decorationInsets(cfg, w, h));
   checkCanvasBudget(layout);
-  const plain = gridFromSymbol(symbol);
   const decorations = await decorate(cfg, task.assets, plain, layout);
   lap('decorate');
   const grid = decorations.cleared ? { ...plain, cleared: decorations.cleared } : plain;
