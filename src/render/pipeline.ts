@@ -96,9 +96,10 @@ export function checkCanvasBudget(layout: Layout): void {
 /**
  * The pixels of the scene: a flat scene filled run by run, anything else drawn by our raster kernel. A
  * raster export is written from them; a vector export, written from the same scene, is verified from them
- * (README, "How each export is verified": the tests hold each vector file to this raster, drawn by resvg).
+ * (README, "How each export is verified"; test/render/vector-check.test.ts holds every vector file to this
+ * raster, the file drawn by independent renderers). Exported for those tests.
  */
-const rasterOf = (d: Designed): IndexedRaster | ResidentRaster =>
+export const sceneRaster = (d: Designed): IndexedRaster | ResidentRaster =>
   d.scene.flat ? rasterizeFlat(d.grid, d.scene) : rasterizeScene(d.scene);
 
 /**
@@ -116,11 +117,11 @@ async function writeFile(
     checkVectorBudget(svg.length);
     const bytes = format === 'svg' ? utf8.encode(svg) : sceneToPdf(d.scene);
     lap(format);
-    const drawn = rasterOf(d);
+    const drawn = sceneRaster(d);
     lap('raster');
     return { bytes, checked: drawn, ...(drawn.kind === 'rgba' && { drawn }) };
   }
-  const drawn = rasterOf(d);
+  const drawn = sceneRaster(d);
   lap('raster');
   const bytes =
     format === 'png' ? encodePng(drawn) : format === 'jpg' ? encodeJpg(drawn) : await encodeWebpImage(drawn);

@@ -1,6 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import type { Affine, Layer } from '../../model/layer.js';
-import { colorAt, linearEnds, radialCircle, type GradientPaint, type Paint } from '../../model/paint.js';
+import type { Rgba } from '../../model/color.js';
+import { type ColorStop, type GradientPaint, linearEnds, type Paint, radialCircle } from '../../model/paint.js';
 import type { RgbaRaster } from '../../model/raster.js';
 import { arcEllipse, type PathPen, walkPath } from '../flatten.js';
 import { multiply, type Scene } from '../scene.js';
@@ -8,15 +9,13 @@ import { multiply, type Scene } from '../scene.js';
 /*
  * The PDF export, written directly: one page whose content stream is the scene's paths as PDF path
  * operators, in the same order and spaces the SVG document and the raster kernel draw them. A QR page needs
- * only filled paths, a clip for gradients, constant alpha and images, so the file is a handful of objects:
- * catalog, page tree, page, content stream, document info, and one object per image, soft mask and alpha.
+ * only filled paths, gradients (shadings through a clip), constant alpha and images, so the file is a
+ * handful of objects: catalog, page tree, page, content stream, document info, and one per image and mask.
  * Text, frames and logos reach the scene as paths and images already (no fonts are embedded).
  */
 
 /** CSS reference pixel: 96 per inch, so one pixel is 0.75 PDF points. */
 export const PT_PER_PX = 0.75;
-/** Colour bands per gradient: finer than 8-bit colour steps across any code, and still small. */
-const BANDS = 128;
 /** Fixed metadata dates keep the same request byte-identical. */
 const EPOCH = 'D:19700101000000Z';
 
@@ -66,7 +65,14 @@ class PdfPathPen implements PathPen {
 
   quadTo(x1: number, y1: number, x: number, y: number): void {
     const [x0, y0] = [this.cx, this.cy];
-    this.cubicTo(x0 + (2 / 3) * (x1 - x0), y0 + (2 / 3) * (y1 - y0), x + (2 / 3) * (x1 - x), y + (2 / 3) * (y1 - y), x, y);
+    this.cubicTo(
+      x0 + (2 / 3) * (x1 - x0),
+      y0 + (2 / 3) * (y1 - y0),
+      x + (2 / 3) * (x1 - x),
+      y + (2 / 3) * (y1 - y),
+      x,
+      y,
+    );
     this.qx = x1;
     this.qy = y1;
   }
@@ -113,40 +119,49 @@ const pathOps = (d: string): string => {
   return pen.out;
 };
 
-const rg = (c: { r: number; g: number; b: number }) => `${num(c.r / 255)} ${num(c.g / 255)} ${num(c.b / 255)} rg\n`;
+/** A colour's red, green and blue as PDF's DeviceRGB takes them, 0–1. */
+const components = (c: Rgba) => `${num(c.r / 255)} ${num(c.g / 255)} ${num(c.b / 255)}`;
+const rg = (c: Rgba) => `${components(c)} rg\n`;
 
-/** Gradient bands, drawn in the gradient's own user space after the path has been made the clip. */
-function gradientBands(p: GradientPaint): string {
-  let ops = '';
-  const band = (t: number) => rg(colorAt(p.stops, t));
-  if (p.kind === 'linear') {
-    const [x1, y1, x2, y2] = linearEnds(p.box, p.rotation);
-    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
-    const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
-    // Bands run across the gradient line, wide enough to cover the box whatever the angle; each runs on to
-    // the far end and the next paints over it, so anti-aliasing leaves no seams between bands.
-    const reach = Math.hypot(p.box.w, p.box.h);
-    const s1 = len + reach;
-    for (let i = 0; i < BANDS; i++) {
-      const s0 = (i / BANDS) * len - (i === 0 ? reach : 0);
-      const corner = (s: number, side: number) =>
-        `${num(x1 + ux * s - uy * side * reach)} ${num(y1 + uy * s + ux * side * reach)}`;
-      ops += `${band((i + 0.5) / BANDS)}${corner(s0, -1)} m\n${corner(s1, -1)} l\n${corner(s1, 1)} l\n${corner(s0, 1)} l\nh\nf\n`;
-    }
-    return ops;
-  }
-  const [cx, cy, r] = radialCircle(p.box);
-  for (let i = BANDS; i > 0; i--) {
-    const rr = (i / BANDS) * r * (i === BANDS ? 1.5 : 1);
-    ops += `${band((i - 0.5) / BANDS)}${pathOps(`M${cx + rr} ${cy}A${rr} ${rr} 0 1 1 ${cx - rr} ${cy}A${rr} ${rr} 0 1 1 ${cx + rr} ${cy}Z`)}f\n`;
-  }
-  return ops;
+/**
+ * The gradient's colour along its axis as a PDF function of t in [0, 1]: linear interpolation between
+ * each pair of stops (type 2 functions, stitched by a type 3 one), the end colours held before the first
+ * stop and after the last, as colorAt and SVG's gradients do. Stop alpha is not carried (a shading has
+ * none); the PDF writer before this one drew gradients opaque too.
+ */
+function gradientFunction(stops: ColorStop[]): string {
+  const ends = [
+    ...(stops[0]!.offset > 0 ? [{ ...stops[0]!, offset: 0 }] : []),
+    ...stops,
+    ...(stops.at(-1)!.offset < 1 ? [{ ...stops.at(-1)!, offset: 1 }] : []),
+  ];
+  const pieces: { from: ColorStop; to: ColorStop }[] = [];
+  for (let i = 1; i < ends.length; i++)
+    if (ends[i]!.offset > ends[i - 1]!.offset) pieces.push({ from: ends[i - 1]!, to: ends[i]! });
+  const interpolate = (a: Rgba, b: Rgba) =>
+    `<< /FunctionType 2 /Domain [0 1] /C0 [${components(a)}] /C1 [${components(b)}] /N 1 >>`;
+  if (pieces.length === 0) return interpolate(stops[0]!.color, stops[0]!.color);
+  if (pieces.length === 1) return interpolate(pieces[0]!.from.color, pieces[0]!.to.color);
+  const bounds = pieces.slice(1).map((p) => num(p.from.offset));
+  return `<< /FunctionType 3 /Domain [0 1] /Functions [${pieces.map((p) => interpolate(p.from.color, p.to.color)).join(' ')}] /Bounds [${bounds.join(' ')}] /Encode [${pieces.map(() => '0 1').join(' ')}] >>`;
+}
+
+/** A gradient as a PDF shading in the user space of the layer it fills, extended past its ends (SVG's pad). */
+function shading(p: GradientPaint): string {
+  const coords =
+    p.kind === 'linear'
+      ? `/ShadingType 2 /Coords [${linearEnds(p.box, p.rotation).map(num).join(' ')}]`
+      : (([cx, cy, r]) => `/ShadingType 3 /Coords [${num(cx)} ${num(cy)} 0 ${num(cx)} ${num(cy)} ${num(r)}]`)(
+          radialCircle(p.box),
+        );
+  return `<< ${coords} /ColorSpace /DeviceRGB /Function ${gradientFunction(p.stops)} /Extend [true true] >>`;
 }
 
 /** The page's resources as the content stream names them: constant alphas and images. */
 class Resources {
   readonly alphas = new Map<number, string>();
   readonly images: { name: string; image: RgbaRaster }[] = [];
+  readonly shadings = new Map<string, string>();
 
   /** `gs` selecting a fill alpha, or nothing when opaque. */
   alpha(a: number): string {
@@ -157,6 +172,14 @@ class Resources {
     return `/${name} gs\n`;
   }
 
+  /** The name of the gradient's shading; layers that share a gradient (the code and its eyes) share one. */
+  shading(p: GradientPaint): string {
+    const dict = shading(p);
+    const name = this.shadings.get(dict) ?? `S${this.shadings.size}`;
+    this.shadings.set(dict, name);
+    return name;
+  }
+
   image(image: RgbaRaster): string {
     const name = `I${this.images.length}`;
     this.images.push({ name, image });
@@ -164,10 +187,13 @@ class Resources {
   }
 }
 
-/** Fills `d` with `paint`: a solid colour directly, a gradient as bands clipped to the path. */
+/**
+ * Fills `d` with `paint`: a solid colour directly, a gradient as its shading painted through the path as a
+ * clip. One paint through one clip: the edges are anti-aliased once, as the SVG's and the raster's are.
+ */
 function fillOps(d: string, paint: Paint, res: Resources): string {
   if (paint.kind === 'solid') return `${rg(paint.color)}${res.alpha(paint.color.a / 255)}${pathOps(d)}f\n`;
-  return `${pathOps(d)}W n\n${gradientBands(paint)}`;
+  return `${pathOps(d)}W n\n/${res.shading(paint)} sh\n`;
 }
 
 function layerOps(layer: Layer, scene: Scene, res: Resources): string {
@@ -200,7 +226,11 @@ class PdfObjects {
   /** Object `n`: a dictionary of `entries`, and the stream after it if there is one. */
   set(n: number, entries: string, stream?: Uint8Array): void {
     this.bodies[n - 1] = stream
-      ? [latin1(`${n} 0 obj\n<< ${entries} /Length ${stream.length} >>\nstream\n`), stream, latin1('\nendstream\nendobj\n')]
+      ? [
+          latin1(`${n} 0 obj\n<< ${entries} /Length ${stream.length} >>\nstream\n`),
+          stream,
+          latin1('\nendstream\nendobj\n'),
+        ]
       : [latin1(`${n} 0 obj\n<< ${entries} >>\nendobj\n`)];
   }
 
@@ -247,21 +277,24 @@ function imageObject(objects: PdfObjects, image: RgbaRaster): number {
     if (alpha[i] !== 255) opaque = false;
   }
   const common = `/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /BitsPerComponent 8 /Filter /FlateDecode`;
-  const mask = opaque
-    ? ''
-    : ` /SMask ${objects.add(`${common} /ColorSpace /DeviceGray`, deflateSync(alpha))} 0 R`;
+  const mask = opaque ? '' : ` /SMask ${objects.add(`${common} /ColorSpace /DeviceGray`, deflateSync(alpha))} 0 R`;
   return objects.add(`${common} /ColorSpace /DeviceRGB${mask}`, deflateSync(rgb));
 }
 
 /**
  * One vector page sized to the output (width × height pixels at 96 dpi), drawn from the scene's layers:
- * paths as paths, gradients as fine colour bands clipped to their shapes, images as embedded RGB with a
- * soft mask, constant alpha through graphics states.
+ * paths as paths, gradients as shadings clipped to their shapes, images as embedded RGB with a soft mask,
+ * constant alpha through graphics states.
  */
 export function sceneToPdf(scene: Scene): Uint8Array {
   const { width, height } = scene.layout;
   const res = new Resources();
-  const background: Layer = { kind: 'path', space: 'canvas', d: `M0 0h${width}v${height}h-${width}z`, paint: scene.background };
+  const background: Layer = {
+    kind: 'path',
+    space: 'canvas',
+    d: `M0 0h${width}v${height}h-${width}z`,
+    paint: scene.background,
+  };
   const content = [background, ...scene.layers].map((l) => layerOps(l, scene, res)).join('');
 
   const objects = new PdfObjects();
@@ -269,14 +302,14 @@ export function sceneToPdf(scene: Scene): Uint8Array {
   const pages = objects.reserve();
   const page = objects.reserve();
   const contents = objects.add('/Filter /FlateDecode', deflateSync(latin1(content)));
-  const info = objects.add(
-    `/Producer (qrfarm) /Creator (qrfarm) /CreationDate (${EPOCH}) /ModDate (${EPOCH})`,
-  );
+  const info = objects.add(`/Producer (qrfarm) /Creator (qrfarm) /CreationDate (${EPOCH}) /ModDate (${EPOCH})`);
   const xobjects = res.images.map(({ name, image }) => `/${name} ${imageObject(objects, image)} 0 R`).join(' ');
   const alphas = [...res.alphas].map(([a, name]) => `/${name} << /Type /ExtGState /ca ${a} >>`).join(' ');
+  const shadings = [...res.shadings].map(([dict, name]) => `/${name} ${dict}`).join(' ');
   const resources = [
     xobjects && `/XObject << ${xobjects} >>`,
     alphas && `/ExtGState << ${alphas} >>`,
+    shadings && `/Shading << ${shadings} >>`,
   ]
     .filter(Boolean)
     .join(' ');
