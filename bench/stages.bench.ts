@@ -30,7 +30,7 @@ import { designScene, type Designed } from '../src/render/pipeline.js';
 import { rasterizeFlat, rasterizeScene, rasterizeSvg } from '../src/render/raster.js';
 import { sceneToSvg } from '../src/render/svg.js';
 import { judgeRaster } from '../src/render/verify/index.js';
-import { decodes, decodesAsDelivered, FAST, planReads } from '../src/render/verify/plan.js';
+import { decodes, decodesAsDelivered, FAST, planReads, zbarDecodedAt } from '../src/render/verify/plan.js';
 import { quietZoneClean } from '../src/render/verify/quiet-zone.js';
 import { READ_AS_FILE, scan } from '../src/render/verify/read.js';
 import { scanTrials } from '../src/render/verify/score.js';
@@ -147,6 +147,8 @@ async function staged(cfg: RenderConfig, encoder: Encoder): Promise<{ laps: Laps
   lap('  of which: zxing, as delivered (pyramid layer or full size)');
   if (farOk) await scanTrials(reduced[0]!, reduced[1]!, expected);
   lap('  of which: scanScore trials');
+  await zbarDecodedAt(reduced[0]!, { pixels: grey, width, height }, input.exact, fgGrey > bgGrey, expected);
+  lap('  of which: zbar, reduced image, then at its own size when anti-aliased');
   if ('release' in r1) (r1 as ResidentRaster).release();
   return { laps, bytes: file.byteLength };
 }
