@@ -3,14 +3,15 @@
  * would show. It interprets the content-stream operators (q Q cm rg g m l c v y h re f f* W W* n gs Do),
  * transforming every point by the current matrix, which is all a vector QR page uses. A clip (W … n)
  * applies to what is filled after it, until the graphics state is restored; `gs` sets the fill alpha
- * (the state's /ca); `Do` draws an image XObject (8-bit DeviceRGB or DeviceGray, Flate, with its /SMask);
+ * (the state's /ca), and a soft mask when the state has one (/SMask: a luminosity mask whose form paints
+ * one shading, drawn as an SVG mask); `Do` draws an image XObject (8-bit DeviceRGB or DeviceGray, Flate, with its /SMask);
  * `sh` paints an axial or radial DeviceRGB shading (extended at both ends) whose function is one linear
  * interpolation (type 2, N 1) or several stitched over [0, 1] (type 3), as an SVG gradient.
  */
 import {
   decodePDFRawStream,
   PDFArray,
-  type PDFDict,
+  PDFDict,
   PDFDocument,
   PDFName,
   PDFNumber,
@@ -49,8 +50,9 @@ function imageUrl(doc: PDFDocument, stream: PDFRawStream): string {
 }
 
 const numbers = (a: PDFArray) => a.asArray().map((n) => (n as PDFNumber).asNumber());
-const hexColour = (rgb: number[]) =>
-  `#${rgb
+/** An RGB or grey colour of 0–1 components as #rrggbb. */
+const hexColour = (c: number[]) =>
+  `#${(c.length === 1 ? [c[0]!, c[0]!, c[0]!] : c)
     .map((v) =>
       Math.round(v * 255)
         .toString(16)
@@ -85,12 +87,14 @@ export async function pdfToSvg(pdf: Uint8Array): Promise<string> {
     .join('\n');
 
   const tokens = text.match(/\/[^\s/[\]()<>]+|[-+]?\d*\.?\d+(?:e[-+]?\d+)?|[A-Za-z*']+|\S/g) ?? [];
-  const stack: { ctm: Matrix; fill: string; alpha: number; clipId: string | undefined }[] = [];
+  const stack: { ctm: Matrix; fill: string; alpha: number; clipId: string | undefined; maskId: string | undefined }[] =
+    [];
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
   let fill = '#000000';
   let alpha = 1;
   let name = '';
   let clipId: string | undefined;
+  let maskId: string | undefined;
   let pendingClip: string | undefined;
   let path = '';
   const defs: string[] = [];
@@ -106,7 +110,21 @@ export async function pdfToSvg(pdf: Uint8Array): Promise<string> {
       .toString(16)
       .padStart(2, '0');
 
-  const clipped = () => (clipId ? ` clip-path="url(#${clipId})"` : '');
+  const clipped = () => (clipId ? ` clip-path="url(#${clipId})"` : '') + (maskId ? ` mask="url(#${maskId})"` : '');
+  /** A shading as an SVG gradient in page space (through the current matrix and the page's flip); its id. */
+  const gradient = (sh: PDFDict): string => {
+    const [a, b, c, d, e, f] = ctm;
+    const space = `gradientUnits="userSpaceOnUse" gradientTransform="matrix(${[a, -b, c, -d, e, height - f].join(' ')})"`;
+    const xy = numbers(sh.lookup(PDFName.of('Coords')) as PDFArray);
+    const stops = stopsOf(sh.lookup(PDFName.of('Function')) as PDFDict, 0, 1).join('');
+    const id = `d${defs.length}`;
+    defs.push(
+      (sh.lookup(PDFName.of('ShadingType')) as PDFNumber).asNumber() === 2
+        ? `<linearGradient id="${id}" ${space} x1="${xy[0]}" y1="${xy[1]}" x2="${xy[2]}" y2="${xy[3]}">${stops}</linearGradient>`
+        : `<radialGradient id="${id}" ${space} cx="${xy[3]}" cy="${xy[4]}" r="${xy[5]}">${stops}</radialGradient>`,
+    );
+    return id;
+  };
   const opacity = (attribute: string) => (alpha === 1 ? '' : ` ${attribute}="${alpha}"`);
 
   for (const tok of tokens) {
@@ -121,28 +139,31 @@ export async function pdfToSvg(pdf: Uint8Array): Promise<string> {
     const a = args.splice(0);
     switch (tok) {
       case 'q':
-        stack.push({ ctm, fill, alpha, clipId });
+        stack.push({ ctm, fill, alpha, clipId, maskId });
         break;
       case 'Q':
-        ({ ctm, fill, alpha, clipId } = stack.pop()!);
+        ({ ctm, fill, alpha, clipId, maskId } = stack.pop()!);
         break;
       case 'gs': {
-        const ca = (resource('ExtGState', name) as PDFDict).lookup(PDFName.of('ca'));
-        alpha = ca instanceof PDFNumber ? ca.asNumber() : 1;
+        const state = resource('ExtGState', name) as PDFDict;
+        const ca = state.lookup(PDFName.of('ca'));
+        if (ca instanceof PDFNumber) alpha = ca.asNumber();
+        const smask = state.lookup(PDFName.of('SMask'));
+        if (smask instanceof PDFDict) {
+          const form = smask.lookup(PDFName.of('G')) as PDFRawStream;
+          const shadings = (form.dict.lookup(PDFName.of('Resources')) as PDFDict).lookup(
+            PDFName.of('Shading'),
+          ) as PDFDict;
+          const fillId = gradient(shadings.lookup(shadings.keys()[0]!) as PDFDict);
+          maskId = `d${defs.length}`;
+          defs.push(
+            `<mask id="${maskId}" maskUnits="userSpaceOnUse" x="0" y="0" width="${width}" height="${height}"><rect width="${width}" height="${height}" fill="url(#${fillId})"/></mask>`,
+          );
+        }
         break;
       }
       case 'sh': {
-        const sh = resource('Shading', name) as PDFDict;
-        const [a, b, c, d, e, f] = ctm;
-        const space = `gradientUnits="userSpaceOnUse" gradientTransform="matrix(${[a, -b, c, -d, e, height - f].join(' ')})"`;
-        const xy = numbers(sh.lookup(PDFName.of('Coords')) as PDFArray);
-        const stops = stopsOf(sh.lookup(PDFName.of('Function')) as PDFDict, 0, 1).join('');
-        const id = `d${defs.length}`;
-        defs.push(
-          (sh.lookup(PDFName.of('ShadingType')) as PDFNumber).asNumber() === 2
-            ? `<linearGradient id="${id}" ${space} x1="${xy[0]}" y1="${xy[1]}" x2="${xy[2]}" y2="${xy[3]}">${stops}</linearGradient>`
-            : `<radialGradient id="${id}" ${space} cx="${xy[3]}" cy="${xy[4]}" r="${xy[5]}">${stops}</radialGradient>`,
-        );
+        const id = gradient(resource('Shading', name) as PDFDict);
         out.push(
           `<rect width="${width}" height="${height}" fill="url(#${id})"${opacity('fill-opacity')}${clipped()}/>`,
         );

@@ -103,6 +103,28 @@ export const SCENE_CASES: [string, Record<string, unknown>][] = [
       },
     },
   ],
+  [
+    'translucent gradient stops',
+    {
+      foregroundGradient: {
+        type: 'linear',
+        rotation: 45,
+        stops: [
+          { offset: 0, color: '#0D47A1' },
+          { offset: 0.6, color: '#1B5E20E0' },
+          { offset: 1, color: '#6A1B9AC0' },
+        ],
+      },
+      finderOuterGradient: {
+        ...GRADIENT,
+        type: 'radial',
+        stops: [
+          { offset: 0.3, color: '#B71C1CD0' },
+          { offset: 1, color: '#000000' },
+        ],
+      },
+    },
+  ],
   ['transparent background', { backgroundColor: '#FFFFFF00', moduleShape: 'dots', primaryColor: '#1B5E20' }],
   [
     'logo on a round plate',

@@ -130,12 +130,11 @@ const components = (c: Rgba) => `${num(c.r / 255)} ${num(c.g / 255)} ${num(c.b /
 const rg = (c: Rgba) => `${components(c)} rg\n`;
 
 /**
- * The gradient's colour along its axis as a PDF function of t in [0, 1]: linear interpolation between
- * each pair of stops (type 2 functions, stitched by a type 3 one), the end colours held before the first
- * stop and after the last, as colorAt and SVG's gradients do. Stop alpha is not carried (a shading has
- * none); the PDF writer before this one drew gradients opaque too.
+ * One channel of a gradient along its axis as a PDF function of t in [0, 1] (`value` gives the channel's
+ * components of a colour): linear interpolation between each pair of stops (type 2 functions, stitched by
+ * a type 3 one), the end values held before the first stop and after the last, as colorAt and SVG do.
  */
-function gradientFunction(stops: ColorStop[]): string {
+function gradientFunction(stops: ColorStop[], value: (c: Rgba) => string): string {
   const ends = [
     ...(stops[0]!.offset > 0 ? [{ ...stops[0]!, offset: 0 }] : []),
     ...stops,
@@ -145,29 +144,35 @@ function gradientFunction(stops: ColorStop[]): string {
   for (let i = 1; i < ends.length; i++)
     if (ends[i]!.offset > ends[i - 1]!.offset) pieces.push({ from: ends[i - 1]!, to: ends[i]! });
   const interpolate = (a: Rgba, b: Rgba) =>
-    `<< /FunctionType 2 /Domain [0 1] /C0 [${components(a)}] /C1 [${components(b)}] /N 1 >>`;
+    `<< /FunctionType 2 /Domain [0 1] /C0 [${value(a)}] /C1 [${value(b)}] /N 1 >>`;
   if (pieces.length === 0) return interpolate(stops[0]!.color, stops[0]!.color);
   if (pieces.length === 1) return interpolate(pieces[0]!.from.color, pieces[0]!.to.color);
   const bounds = pieces.slice(1).map((p) => num(p.from.offset));
   return `<< /FunctionType 3 /Domain [0 1] /Functions [${pieces.map((p) => interpolate(p.from.color, p.to.color)).join(' ')}] /Bounds [${bounds.join(' ')}] /Encode [${pieces.map(() => '0 1').join(' ')}] >>`;
 }
 
-/** A gradient as a PDF shading in the user space of the layer it fills, extended past its ends (SVG's pad). */
-function shading(p: GradientPaint): string {
+/**
+ * A gradient as a PDF shading in the user space of the layer it fills, extended past its ends (SVG's pad):
+ * its colours (DeviceRGB), or its alpha (DeviceGray, for the soft mask of a gradient with a translucent stop).
+ */
+function shading(p: GradientPaint, of: 'colour' | 'alpha'): string {
   const coords =
     p.kind === 'linear'
       ? `/ShadingType 2 /Coords [${linearEnds(p.box, p.rotation).map(num).join(' ')}]`
       : (([cx, cy, r]) => `/ShadingType 3 /Coords [${num(cx)} ${num(cy)} 0 ${num(cx)} ${num(cy)} ${num(r)}]`)(
           radialCircle(p.box),
         );
-  return `<< ${coords} /ColorSpace /DeviceRGB /Function ${gradientFunction(p.stops)} /Extend [true true] >>`;
+  const [space, value] = of === 'colour' ? ['DeviceRGB', components] : ['DeviceGray', (c: Rgba) => num(c.a / 255)];
+  return `<< ${coords} /ColorSpace /${space} /Function ${gradientFunction(p.stops, value)} /Extend [true true] >>`;
 }
 
-/** The page's resources as the content stream names them: constant alphas and images. */
+/** The page's resources as the content stream names them: constant alphas, shadings, alpha masks, images. */
 class Resources {
   readonly alphas = new Map<number, string>();
   readonly images: { name: string; image: RgbaRaster }[] = [];
   readonly shadings = new Map<string, string>();
+  /** Soft masks by their alpha shading and the box they cover: the graphics state's name for each. */
+  readonly masks = new Map<string, { name: string; alpha: string; bbox: string }>();
 
   /** `gs` selecting a fill alpha, or nothing when opaque. */
   alpha(a: number): string {
@@ -180,10 +185,26 @@ class Resources {
 
   /** The name of the gradient's shading; layers that share a gradient (the code and its eyes) share one. */
   shading(p: GradientPaint): string {
-    const dict = shading(p);
+    const dict = shading(p, 'colour');
     const name = this.shadings.get(dict) ?? `S${this.shadings.size}`;
     this.shadings.set(dict, name);
     return name;
+  }
+
+  /**
+   * `gs` selecting a soft mask of the gradient's alpha when a stop is translucent, else nothing. The mask
+   * covers the gradient's box and as much again on every side (the box is the symbol or the canvas, which
+   * the shapes it fills stay inside); outside it a soft mask hides everything.
+   */
+  gradientAlpha(p: GradientPaint): string {
+    if (p.stops.every((s) => s.color.a === 255)) return '';
+    const alpha = shading(p, 'alpha');
+    const { x, y, w, h } = p.box;
+    const bbox = [x - w, y - h, x + 2 * w, y + 2 * h].map(num).join(' ');
+    const key = `${alpha} ${bbox}`;
+    const mask = this.masks.get(key) ?? { name: `M${this.masks.size}`, alpha, bbox };
+    this.masks.set(key, mask);
+    return `/${mask.name} gs\n`;
   }
 
   image(image: RgbaRaster): string {
@@ -199,7 +220,7 @@ class Resources {
  */
 function fillOps(d: string, paint: Paint, res: Resources): string {
   if (paint.kind === 'solid') return `${rg(paint.color)}${res.alpha(paint.color.a / 255)}${pathOps(d)}f\n`;
-  return `${pathOps(d)}W n\n/${res.shading(paint)} sh\n`;
+  return `${pathOps(d)}W n\n${res.gradientAlpha(paint)}/${res.shading(paint)} sh\n`;
 }
 
 function layerOps(layer: Layer, scene: Scene, res: Resources): string {
@@ -310,7 +331,17 @@ export function sceneToPdf(scene: Scene): Uint8Array {
   const contents = objects.add('/Filter /FlateDecode', deflate(latin1(content)));
   const info = objects.add(`/Producer (qrfarm) /Creator (qrfarm) /CreationDate (${EPOCH}) /ModDate (${EPOCH})`);
   const xobjects = res.images.map(({ name, image }) => `/${name} ${imageObject(objects, image)} 0 R`).join(' ');
-  const alphas = [...res.alphas].map(([a, name]) => `/${name} << /Type /ExtGState /ca ${a} >>`).join(' ');
+  const masks = [...res.masks.values()].map(({ name, alpha, bbox }) => {
+    // The mask is a form painting the alpha shading in grey; its luminosity is the alpha.
+    const form = objects.add(
+      `/Type /XObject /Subtype /Form /BBox [${bbox}] /Group << /S /Transparency /CS /DeviceGray >> /Resources << /Shading << /A ${alpha} >> >>`,
+      latin1('/A sh\n'),
+    );
+    return `/${name} << /Type /ExtGState /SMask << /Type /Mask /S /Luminosity /G ${form} 0 R >> >>`;
+  });
+  const alphas = [...[...res.alphas].map(([a, name]) => `/${name} << /Type /ExtGState /ca ${a} >>`), ...masks].join(
+    ' ',
+  );
   const shadings = [...res.shadings].map(([dict, name]) => `/${name} ${dict}`).join(' ');
   const resources = [
     xobjects && `/XObject << ${xobjects} >>`,
