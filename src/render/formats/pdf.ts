@@ -116,6 +116,7 @@ class PdfPathPen implements PathPen {
     this.out += 'h\n';
   }
 
+  /** Nothing to write: `f` fills an open subpath as if closed, as SVG does. */
   closeIfOpen(): void {}
 }
 
@@ -286,7 +287,15 @@ class PdfObjects {
         `xref\n0 ${size}\n0000000000 65535 f \n${xref}trailer\n<< /Size ${size} /Root ${root} 0 R /Info ${info} 0 R >>\nstartxref\n${offset}\n%%EOF\n`,
       ),
     );
-    return Buffer.concat(parts);
+    // A Uint8Array of its own, not Buffer.concat's: a small Buffer is a view into Node's shared pool, and
+    // the worker transfers the buffer of what it returns (worker.ts).
+    const file = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      file.set(p, at);
+      at += p.length;
+    }
+    return file;
   }
 }
 

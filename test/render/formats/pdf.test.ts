@@ -34,6 +34,8 @@ describe('the file', () => {
     async (_name, design) => {
       const { scene, layout } = await designScene(configOf({ content: CONTENT, ...design, fileFormat: 'pdf' }));
       const pdf = sceneToPdf(scene);
+      // The worker transfers the buffer it returns: the file must own it whole (no view into a pool).
+      expect([pdf.byteOffset, pdf.buffer.byteLength]).toEqual([0, pdf.byteLength]);
       const text = latin1(pdf);
       expect(text.startsWith('%PDF-1.4\n')).toBe(true);
       expect(text.endsWith('%%EOF\n')).toBe(true);
