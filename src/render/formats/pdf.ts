@@ -5,6 +5,7 @@ import { type ColorStop, type GradientPaint, linearEnds, type Paint, radialCircl
 import type { RgbaRaster } from '../../model/raster.js';
 import { arcEllipse, type PathPen, walkPath } from '../flatten.js';
 import { multiply, type Scene } from '../scene.js';
+import { concat } from './png.js';
 
 /*
  * The PDF export, written directly: one page whose content stream is the scene's paths as PDF path
@@ -287,15 +288,9 @@ class PdfObjects {
         `xref\n0 ${size}\n0000000000 65535 f \n${xref}trailer\n<< /Size ${size} /Root ${root} 0 R /Info ${info} 0 R >>\nstartxref\n${offset}\n%%EOF\n`,
       ),
     );
-    // A Uint8Array of its own, not Buffer.concat's: a small Buffer is a view into Node's shared pool, and
-    // the worker transfers the buffer of what it returns (worker.ts).
-    const file = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      file.set(p, at);
-      at += p.length;
-    }
-    return file;
+    // One array of its own, not Buffer.concat's: a small Buffer is a view into Node's shared pool, and the
+    // worker transfers the buffer of what it returns (worker.ts).
+    return concat(parts);
   }
 }
 
