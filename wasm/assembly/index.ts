@@ -4,4 +4,5 @@ export * from './grey';
 export * from './deflate';
 export * from './scanlines';
 export * from './jpeg';
+export * from './jpeg-grey';
 export * from './webp';
