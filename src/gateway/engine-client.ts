@@ -1,5 +1,6 @@
 import { BalancedPool, errors, type Dispatcher } from 'undici';
 import { ApiError } from '../errors.js';
+import type { ClientGone } from '../http/response.js';
 import { signRelay } from '../relay/signature.js';
 
 /** Request headers the engine may see: never the key, cookies or anything else of the caller's identity. */
@@ -23,7 +24,8 @@ export interface RelayCall {
   body: Uint8Array;
   /** Whom the call is for; undefined for the engine's public routes, which are relayed unsigned. */
   customerId: string | undefined;
-  signal: AbortSignal;
+  /** The client's going away (`ctx.reply.gone`) abandons the call. */
+  signal: ClientGone | AbortSignal;
 }
 
 /**

@@ -51,11 +51,7 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
     handler: async (ctx) => {
       const path = TEMPLATE_PREVIEW.replace(':id', encodeURIComponent(ctx.params.id!));
       const call = { method: 'GET' as const, path, headers: ctx.headers, body: EMPTY, customerId: undefined };
-      await forward(
-        ctx,
-        await deps.engine.relay({ ...call, signal: ctx.reply.abort.signal }),
-        deps.settings.maxOutputBytes,
-      );
+      await forward(ctx, await deps.engine.relay({ ...call, signal: ctx.reply.gone }), deps.settings.maxOutputBytes);
     },
   });
   return routes;
@@ -80,7 +76,7 @@ async function relayRoute(deps: GatewayDeps, route: GatewayRoute, ctx: RequestCo
     headers: ctx.headers,
     body: route.method === 'POST' ? await jsonBody(ctx) : EMPTY,
     customerId: owner.customerId,
-    signal: ctx.reply.abort.signal,
+    signal: ctx.reply.gone,
   };
   if (route.spendsCredit) await relayServerAi(deps, owner, ctx, call);
   else await forward(ctx, await deps.engine.relay(call), deps.settings.maxOutputBytes);

@@ -68,7 +68,7 @@ const templates = new Map(catalogue.map((t) => [t.id, t]));
  */
 export function studioRoutes(deps: StudioDeps): Route[] {
   const relay = async (ctx: RequestContext, call: Omit<RelayCall, 'headers' | 'customerId' | 'signal'>) => {
-    const full = { ...call, headers: ctx.headers, customerId: ANONYMOUS_CUSTOMER, signal: ctx.reply.abort.signal };
+    const full = { ...call, headers: ctx.headers, customerId: ANONYMOUS_CUSTOMER, signal: ctx.reply.gone };
     await forward(ctx, await deps.engine.relay(full), deps.settings.maxOutputBytes);
   };
   const counted = async (ctx: RequestContext) => {
