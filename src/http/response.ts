@@ -38,7 +38,7 @@ const LINGER_BYTES = 32 * 1024 * 1024;
  * The client of one request going away, as an EventEmitter with `aborted`: the form of signal undici also
  * takes. Every request listens for it (the body reader, the relay to the engine), and a listener on an
  * AbortSignal costs about 3.4 µs to add and remove where one here costs 0.1 µs (bench/README.md, "The
- * consumer gateway, 2026-11-26").
+ * consumer gateway, second pass").
  */
 export class ClientGone extends EventEmitter<{ abort: [] }> {
   aborted = false;
