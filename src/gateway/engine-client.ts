@@ -50,13 +50,14 @@ function onAbort(signal: RelayCall['signal'], listener: () => void): () => void 
 
 /** The engine's headers of one answer without those of the hop (repeated ones joined), and its length. */
 function readHead(raw: Buffer[]): { headers: Record<string, string>; length: number | undefined } {
-  const headers: Record<string, string> = Object.create(null);
+  const headers: Record<string, string> = {};
   let length: number | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toString('latin1').toLowerCase();
     const value = raw[i + 1]!.toString('latin1');
     if (name === 'content-length') length = Number(value);
-    if (HOP_HEADERS.has(name)) continue;
+    // A plain object keeps V8's fast properties; the one name that would reach its prototype is dropped.
+    if (HOP_HEADERS.has(name) || name === '__proto__') continue;
     headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
   }
   return { headers, length };
