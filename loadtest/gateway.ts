@@ -1,68 +1,102 @@
 /**
  * `npm run loadtest:gateway`: what the consumer gateway adds, measured beside the engine direct in the same
  * run. Starts engine and site as `npm start` does (QR_ROLE=all: the engine and a site process of its own) on
- * a fresh data directory,
- * issues a key with the operator CLI, then drives POST /api/qr/generate on the engine and
- * POST /api/v1/qr/generate on the site, alternating, with autocannon (32 connections, closed loop):
+ * a fresh data directory and ports of the system's choosing, issues a key with the operator CLI, then
+ * drives POST /api/qr/generate on the engine and POST /api/v1/qr/generate on the site, alternating, with
+ * autocannon (32 connections, closed loop):
  *   cached: one design repeated, so the engine answers from its render cache and the gateway's own work
  *           (key check, limit, pack, relay) is most of the cost;
  *   unique: every request a new verified render.
- * Limits are raised for the run (one customer sends everything). Reports req/s, p50 and p99 per path and
- * the gateway's share of the direct throughput.
+ * Limits are raised for the run (one customer sends everything). Reports req/s, p50 and p99 per path, the
+ * gateway's share of the direct throughput, the CPU time per request of the engine process (its render
+ * workers included) and of the site process (which a busy machine inflates less than the wall clock), and
+ * the load average.
+ * LOADTEST_BASELINE=<another build>/dist starts that build's process tree too and runs each of its rows
+ * right after the same row of this build, so a change is measured beside its base under the same load.
+ * LOADTEST_KINDS=cached or unique runs one kind only; LOADTEST_ROUNDS (2) and LOADTEST_SECONDS (10).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { processCpuMs } from './proc-cpu.js';
 
-const ENGINE_PORT = Number(process.env.LOADTEST_PORT ?? 3917);
-const SITE_PORT = ENGINE_PORT + 1;
 const SECONDS = Number(process.env.LOADTEST_SECONDS ?? 10);
 const ROUNDS = Number(process.env.LOADTEST_ROUNDS ?? 2);
+const KINDS = (process.env.LOADTEST_KINDS ?? 'cached,unique').split(',');
 const CONNECTIONS = 32;
-const dataDir = mkdtempSync(join(tmpdir(), 'qrfarm-loadtest-'));
-const env = {
-  ...process.env,
-  HOST: '127.0.0.1',
-  PORT: String(ENGINE_PORT),
-  SITE_PORT: String(SITE_PORT),
-  QR_ROLE: 'all',
-  QR_DATA_DIR: dataDir,
-  QR_LIMIT_GENERAL: '100000000',
-  QR_LIMIT_GENERATION: '100000000',
-};
 
-const main = fileURLToPath(new URL('../src/main.js', import.meta.url));
-const admin = fileURLToPath(new URL('../scripts/admin.js', import.meta.url));
-
-/** Starts main.js with `extra` and resolves once its log says `ready`. */
-async function start(extra: Record<string, string>, ready: string) {
-  const child = spawn(process.execPath, [main], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      process.stdout.write(`[server] ${d}`);
-      if (d.toString().includes(ready)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return child;
+interface Tree {
+  label: string;
+  process: ChildProcess;
+  sitePid: number;
+  direct: string;
+  gateway: string;
+  key: string;
+  dataDir: string;
 }
 
-const servers = [await start({}, 'site listening')];
-const key: string = JSON.parse(execFileSync(process.execPath, [admin, 'quickstart', '--json'], { env }).toString()).key;
+/**
+ * Starts one build's process tree and issues a key through its CLI. Port 0 for both roles: uWS listens
+ * with SO_REUSEPORT, so a fixed port that another test on this machine also took would split the traffic.
+ */
+async function startTree(label: string, dist: string): Promise<Tree> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'qrfarm-loadtest-'));
+  const env = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    SITE_PORT: '0',
+    QR_ROLE: 'all',
+    QR_DATA_DIR: dataDir,
+    QR_LIMIT_GENERAL: '100000000',
+    QR_LIMIT_GENERATION: '100000000',
+  };
+  const child = spawn(process.execPath, [join(dist, 'src/main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const ports = await new Promise<{ engine: string; site: string }>((done, fail) => {
+    let log = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      process.stdout.write(`[${label}] ${d}`);
+      log += d.toString();
+      const engine = /listening on http:\/\/[^:]+:(\d+) with/.exec(log)?.[1];
+      const site = /site listening on http:\/\/[^:]+:(\d+)/.exec(log)?.[1];
+      if (engine && site) done({ engine, site });
+    });
+    child.once('exit', (code) => fail(new Error(`${label} exited with ${code}`)));
+  });
+  const sitePid = Number(
+    execFileSync('ps', ['--ppid', String(child.pid), '-o', 'pid='])
+      .toString()
+      .trim(),
+  );
+  const admin = join(dist, 'scripts/admin.js');
+  const key: string = JSON.parse(
+    execFileSync(process.execPath, [admin, 'quickstart', '--json'], { env }).toString(),
+  ).key;
+  return {
+    label,
+    process: child,
+    sitePid,
+    direct: `http://127.0.0.1:${ports.engine}/api/qr/generate`,
+    gateway: `http://127.0.0.1:${ports.site}/api/v1/qr/generate`,
+    key,
+    dataDir,
+  };
+}
 
 let counter = 0;
 const body = (unique: boolean) =>
   JSON.stringify({ content: unique ? `https://example.com/load/${counter++}` : 'https://example.com/load/cached' });
 
-async function run(name: string, url: string, headers: Record<string, string>, unique: boolean) {
+async function run(tree: Tree, path: 'direct' | 'gateway', unique: boolean) {
   const statuses = new Map<number, number>();
+  const cpuBefore = { engine: processCpuMs(tree.process.pid!), site: processCpuMs(tree.sitePid) };
   const result = await autocannon({
-    url,
+    url: tree[path],
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json', ...(path === 'gateway' && { 'x-api-key': tree.key }) },
     connections: CONNECTIONS,
     duration: SECONDS,
     timeout: 10,
@@ -70,33 +104,43 @@ async function run(name: string, url: string, headers: Record<string, string>, u
     setupClient: (client) =>
       client.on('response', (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1)),
   });
+  const answered = [...statuses.values()].reduce((a, b) => a + b, 0);
+  const perRequest = (ms: number) => Math.round((1000 * ms) / Math.max(1, answered));
   const ok = statuses.get(200) ?? 0;
   const other = [...statuses.entries()].filter(([s]) => s !== 200);
   return {
-    name,
+    name: `${tree.label}, ${unique ? 'unique' : 'cached'}, ${path === 'direct' ? 'engine direct' : 'through the gateway'}`,
     'ok req/s': Math.round(ok / SECONDS),
     'p50 ms': result.latency.p50,
     'p99 ms': result.latency.p99,
+    'engine CPU µs/req': perRequest(processCpuMs(tree.process.pid!) - cpuBefore.engine),
+    'site CPU µs/req': perRequest(processCpuMs(tree.sitePid) - cpuBefore.site),
+    load: loadavg()[0]!.toFixed(1),
     'not 200': other.map(([s, n]) => `${s}×${n}`).join(' ') || '0',
     errors: result.errors + result.timeouts,
   };
 }
 
-const direct = `http://127.0.0.1:${ENGINE_PORT}/api/qr/generate`;
-const gateway = `http://127.0.0.1:${SITE_PORT}/api/v1/qr/generate`;
+const trees: Tree[] = [];
 try {
+  const baseline = process.env.LOADTEST_BASELINE;
+  if (baseline !== undefined) trees.push(await startTree('baseline', resolve(baseline)));
+  trees.push(await startTree('this build', fileURLToPath(new URL('..', import.meta.url))));
   const rows = [];
   for (let round = 0; round < ROUNDS; round++) {
-    for (const unique of [false, true]) {
-      const kind = unique ? 'unique' : 'cached';
-      const d = await run(`${kind}, engine direct`, direct, {}, unique);
-      const g = await run(`${kind}, through the gateway`, gateway, { 'x-api-key': key }, unique);
-      rows.push(d, { ...g, 'share of direct': `${Math.round((100 * g['ok req/s']) / d['ok req/s'])} %` });
+    for (const unique of KINDS.map((k) => k === 'unique')) {
+      for (const tree of trees) {
+        const d = await run(tree, 'direct', unique);
+        const g = await run(tree, 'gateway', unique);
+        rows.push(d, { ...g, 'share of direct': `${Math.round((100 * g['ok req/s']) / d['ok req/s'])} %` });
+      }
     }
   }
   console.table(rows);
   console.log('targets: cached ≥ 60 % of direct and p50 at most +1 ms; unique renders ≥ 90 % of direct.');
 } finally {
-  for (const server of servers) server.kill('SIGTERM');
-  rmSync(dataDir, { recursive: true, force: true });
+  for (const tree of trees) {
+    tree.process.kill('SIGTERM');
+    rmSync(tree.dataDir, { recursive: true, force: true });
+  }
 }

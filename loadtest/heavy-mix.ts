@@ -13,10 +13,10 @@
  * baseline) with the same load.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { processCpuMs } from './proc-cpu.js';
 
 const SECONDS = Number(process.env.LOADTEST_SECONDS ?? 15);
 const WARM_UP_SECONDS = 3;
@@ -89,12 +89,7 @@ function resettingClient(perSecond: number): () => number {
   };
 }
 
-/** CPU time the server process has used so far, all threads, from /proc (utime + stime, in clock ticks). */
-const cpuMs = () => {
-  const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-};
-const CLOCK_TICKS = 100;
+const cpuMs = () => processCpuMs(server.pid!);
 
 /**
  * Server CPU per request, one at a time: `send` starts one, then the server is left a second after its pool

@@ -51,11 +51,7 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
     handler: async (ctx) => {
       const path = TEMPLATE_PREVIEW.replace(':id', encodeURIComponent(ctx.params.id!));
       const call = { method: 'GET' as const, path, headers: ctx.headers, body: EMPTY, customerId: undefined };
-      await forward(
-        ctx,
-        await deps.engine.relay({ ...call, signal: ctx.reply.abort.signal }),
-        deps.settings.maxOutputBytes,
-      );
+      await forward(ctx, await deps.engine.relay({ ...call, signal: ctx.reply.gone }), deps.settings.maxOutputBytes);
     },
   });
   return routes;
@@ -80,7 +76,7 @@ async function relayRoute(deps: GatewayDeps, route: GatewayRoute, ctx: RequestCo
     headers: ctx.headers,
     body: route.method === 'POST' ? await jsonBody(ctx) : EMPTY,
     customerId: owner.customerId,
-    signal: ctx.reply.abort.signal,
+    signal: ctx.reply.gone,
   };
   if (route.spendsCredit) await relayServerAi(deps, owner, ctx, call);
   else await forward(ctx, await deps.engine.relay(call), deps.settings.maxOutputBytes);
@@ -125,39 +121,36 @@ const outputTooLarge = (maxOutputBytes: number) =>
   });
 
 /**
- * Drops an engine answer unread. undici's body emits an abort error when destroyed before its end; with no
+ * Drops an engine answer unread. A stream destroyed before its end may still emit an error; with no
  * listener that error is thrown out of the event loop and ends the process.
  */
 function discard(r: Relayed): void {
+  if (r.body instanceof Uint8Array) return;
   r.body.on('error', () => {});
   r.body.destroy();
 }
 
-/** Answers above this size are streamed to the client as they arrive; smaller ones are read whole first. */
-const STREAM_ABOVE_BYTES = 64 * 1024;
-
 /** The engine's answer, status, headers and bytes as they are; a large one of known length streamed. */
 export async function forward(ctx: RequestContext, r: Relayed, maxOutputBytes: number): Promise<void> {
-  if (r.length !== undefined) {
-    if (tooLarge(r, r.length, maxOutputBytes)) {
-      discard(r);
-      throw outputTooLarge(maxOutputBytes);
-    }
-    // Most answers are a few kilobytes: written whole in one go, they skip the streaming machinery.
-    if (r.length > STREAM_ABOVE_BYTES) {
-      if (!(await ctx.reply.stream(r.status, r.headers, r.length, r.body))) discard(r);
-      return;
-    }
+  if (r.length !== undefined && tooLarge(r, r.length, maxOutputBytes)) {
+    discard(r);
+    throw outputTooLarge(maxOutputBytes);
   }
-  const bytes = await readAll(r, maxOutputBytes);
-  ctx.reply.send(r.status, r.headers, bytes);
+  if (r.body instanceof Uint8Array) ctx.reply.send(r.status, r.headers, r.body);
+  else if (r.length !== undefined) {
+    if (!(await ctx.reply.stream(r.status, r.headers, r.length, r.body))) discard(r);
+  } else ctx.reply.send(r.status, r.headers, await readAll(r, maxOutputBytes));
 }
 
-/** An answer of unknown length, read whole but never past the output limit. */
-async function readAll(r: Relayed, maxOutputBytes: number): Promise<Uint8Array> {
+/** An answer whole, a streamed one read to its end but never past the output limit. */
+export async function readAll(r: Relayed, maxOutputBytes: number): Promise<Uint8Array> {
+  if (r.body instanceof Uint8Array) {
+    if (tooLarge(r, r.body.length, maxOutputBytes)) throw outputTooLarge(maxOutputBytes);
+    return r.body;
+  }
   const chunks: Buffer[] = [];
   let total = 0;
-  for await (const chunk of r.body) {
+  for await (const chunk of r.body as AsyncIterable<Buffer>) {
     total += chunk.length;
     if (tooLarge(r, total, maxOutputBytes)) {
       discard(r);

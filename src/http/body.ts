@@ -37,7 +37,7 @@ export function collectBody(
       reply.bodyLate();
       settle(() => reject(new ApiError('REQUEST_TIMEOUT', { message })));
     });
-    reply.abort.signal.addEventListener('abort', () => deadline.stop(), { once: true });
+    reply.gone.once('abort', () => deadline.stop());
 
     reply.res.onData((chunk, isLast) => {
       if (isLast) {

@@ -100,13 +100,19 @@ export function startHttp(
         throw new ApiError('METHOD_NOT_ALLOWED', { message: `${path} accepts ${match.allowed.join(', ')}.` });
       }
       const relayed = auth.admit(match.route, headers);
+      let remoteAddress: string | undefined;
       const ctx: RequestContext = {
         method: method as Method,
         path,
         query: new URLSearchParams(rawQuery),
         headers,
         params: match.params,
-        remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
+        // Read when a route asks (each read is a getpeername call), at the start of its handler while `res`
+        // is valid: uWS throws on any use of a response that has ended or whose client has gone.
+        get remoteAddress() {
+          remoteAddress ??= reply.aborted || reply.done ? '' : Buffer.from(res.getRemoteAddressAsText()).toString();
+          return remoteAddress;
+        },
         reply,
         body: () => body,
         customerId: undefined,

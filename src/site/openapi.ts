@@ -97,7 +97,7 @@ export function openApiRoutes(
       },
       handler: async (ctx) => {
         const call = { method: 'GET' as const, path: '/api/openapi.json', headers: {}, body: new Uint8Array(0) };
-        const r = await engine.relay({ ...call, customerId: ANONYMOUS_CUSTOMER, signal: ctx.reply.abort.signal });
+        const r = await engine.relay({ ...call, customerId: ANONYMOUS_CUSTOMER, signal: ctx.reply.gone });
         await forward(ctx, r, maxOutputBytes);
       },
     },

@@ -1,7 +1,7 @@
 import type { SiteSettings } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { EngineClient, RelayCall } from '../gateway/engine-client.js';
-import { forward, jsonBody } from '../gateway/gateway.js';
+import { forward, jsonBody, readAll } from '../gateway/gateway.js';
 import type { RequestContext, Route } from '../http/router.js';
 import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES, FRAME_STYLES, MODULE_SHAPES } from '../model/vocabulary.js';
 import catalogue from '../templates/catalogue.json' with { type: 'json' };
@@ -52,12 +52,6 @@ interface Kept {
   body: Uint8Array;
 }
 
-async function readWhole(r: Awaited<ReturnType<EngineClient['relay']>>): Promise<Kept> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of r.body) chunks.push(chunk);
-  return { status: r.status, headers: r.headers, body: Buffer.concat(chunks) };
-}
-
 const templates = new Map(catalogue.map((t) => [t.id, t]));
 
 /**
@@ -68,7 +62,7 @@ const templates = new Map(catalogue.map((t) => [t.id, t]));
  */
 export function studioRoutes(deps: StudioDeps): Route[] {
   const relay = async (ctx: RequestContext, call: Omit<RelayCall, 'headers' | 'customerId' | 'signal'>) => {
-    const full = { ...call, headers: ctx.headers, customerId: ANONYMOUS_CUSTOMER, signal: ctx.reply.abort.signal };
+    const full = { ...call, headers: ctx.headers, customerId: ANONYMOUS_CUSTOMER, signal: ctx.reply.gone };
     await forward(ctx, await deps.engine.relay(full), deps.settings.maxOutputBytes);
   };
   const counted = async (ctx: RequestContext) => {
@@ -170,7 +164,11 @@ export function studioRoutes(deps: StudioDeps): Route[] {
               // Shared by every visitor asking meanwhile: one leaving must not cancel it for the rest.
               signal: new AbortController().signal,
             })
-            .then(readWhole);
+            .then(async (r) => ({
+              status: r.status,
+              headers: r.headers,
+              body: await readAll(r, deps.settings.maxOutputBytes),
+            }));
           pickers.set(key, kept);
         }
         const answer = await kept.catch((e: unknown) => {
