@@ -3,5 +3,6 @@ export * from './raster';
 export * from './grey';
 export * from './deflate';
 export * from './scanlines';
+export * from './palette';
 export * from './jpeg';
 export * from './webp';
