@@ -28,7 +28,7 @@ import { designScene, type Designed } from '../src/render/pipeline.js';
 import { rasterizeFlat, rasterizeScene, rasterizeSvg } from '../src/render/raster.js';
 import { sceneToSvg } from '../src/render/svg.js';
 import { judgeRaster } from '../src/render/verify/index.js';
-import { decodes, decodesAsDelivered, FAST, planReads } from '../src/render/verify/plan.js';
+import { decodes, decodesAsDelivered, FAST, planReads, zbarDecodedAt } from '../src/render/verify/plan.js';
 import { quietZoneClean } from '../src/render/verify/quiet-zone.js';
 import { READ_AS_FILE, scan } from '../src/render/verify/read.js';
 import { scanTrials } from '../src/render/verify/score.js';
@@ -137,6 +137,8 @@ async function staged(cfg: RenderConfig, encoder: Encoder): Promise<{ laps: Laps
   lap('  of which: zxing, reduced image');
   if (!(plan.farProvesNative && farOk)) await decodesAsDelivered(reduced[2] ?? null, grey, width, height, expected);
   lap('  of which: zxing, as delivered (pyramid layer or full size)');
+  await zbarDecodedAt(reduced[0]!, { pixels: grey, width, height }, input.exact, fgGrey > bgGrey, expected);
+  lap('  of which: zbar, reduced image (and full size when anti-aliased)');
   if (farOk) await scanTrials(reduced[0]!, reduced[1]!, expected);
   lap('  of which: scanScore trials');
   if (r0 && 'release' in r0) (r0 as ResidentRaster).release();
