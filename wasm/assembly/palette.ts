@@ -32,25 +32,11 @@ function indexOf(c: u32, table: usize, palette: usize, count: i32): i32 {
  * Indexes `width`×`height` RGBA pixels at `src` when they hold at most 256 distinct colours: row y's
  * indices go to `out + y × stride + (stride − width)`, a leading byte per row (the PNG writer's filter
  * byte) set to 0, and the colours, as RGBA words in the order first met, to `palette` (256 u32). Returns
- * how many colours, or -1 for more than 256, usually known from 64 rows spread over the image before the
- * whole is read (an anti-aliased gradient shows its 257th colour within a few rows, where reading from the
- * top crosses the quiet zone first). `table` is PALETTE_TABLE_BYTES of scratch.
+ * how many colours, or -1 at a 257th. `table` is PALETTE_TABLE_BYTES of scratch.
  */
 export function paletteIndex(src: usize, width: i32, height: i32, out: usize, stride: i32, palette: usize, table: usize): i32 {
   memory.fill(table + (<usize>SLOTS << 2), 0, <usize>SLOTS << 1);
   let count = 0;
-  const step = max(1, height / 64);
-  for (let y = step >> 1; y < height; y += step) {
-    let last = ~load<u32>(src + (<usize>(y * width) << 2));
-    for (let p = src + (<usize>(y * width) << 2), end = p + (<usize>width << 2); p < end; p += 4) {
-      const c = load<u32>(p);
-      if (c == last) continue;
-      last = c;
-      const k = indexOf(c, table, palette, count);
-      if (k < 0) return -1;
-      if (k == count) count++;
-    }
-  }
   const lead = stride - width;
   for (let y = 0; y < height; y++) {
     let p = src + (<usize>(y * width) << 2);
