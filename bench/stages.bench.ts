@@ -5,8 +5,10 @@
  * unique id), so nothing is cached anywhere. Cases alternate within a round, so a busy minute weighs on
  * all of them alike. Medians over the rounds; `BENCH_ROUNDS` sets how many (default 40).
  *
- * The JPEG and WebP cases also run with the encoders issue 17 replaced (bench/previous-encoders.ts), as
- * cases of their own in the same rounds: their "stages, summed" row is the whole render as it was.
+ * The JPEG and WebP cases also run with the encoders issue 17 replaced (bench/previous-encoders.ts), and
+ * the SVG and PDF cases as they were before issue 17 (the PDF written by pdf-lib, bench/previous-vector.ts;
+ * both checked by resvg drawing the SVG document), as cases of their own in the same rounds: their
+ * "stages, summed" row is the whole render as it was.
  *
  * The verify row is `judgeRaster` itself; the rows under it time its steps again, one by one, on the same
  * raster (as judgeRaster runs them: verify/index.ts), to show what the verify row is made of.
@@ -36,6 +38,7 @@ import { QR_DEFAULTS } from '../src/schema/qr-config.js';
 import { codecs, initWasm } from '../wasm/index.js';
 import { CPU, clock, median, STANDARD_PREFIX, STYLED } from './cases.js';
 import { previousJpg, previousWebp } from './previous-encoders.js';
+import { previousPdf } from './previous-vector.js';
 
 await initWasm();
 await Promise.all(Object.values(codecs).map((init) => init()));
@@ -44,7 +47,7 @@ const FORMATS: FileFormat[] = ['png', 'jpg', 'webp', 'svg', 'pdf'];
 type Encoder = 'ours' | 'before';
 const CASES = (['plain', 'styled'] as const).flatMap((style) => [
   ...FORMATS.map((format) => ({ style, format, encoder: 'ours' as Encoder })),
-  ...(['jpg', 'webp'] as const).map((format) => ({ style, format, encoder: 'before' as Encoder })),
+  ...(['jpg', 'webp', 'svg', 'pdf'] as const).map((format) => ({ style, format, encoder: 'before' as Encoder })),
 ]);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 const utf8 = new TextEncoder();
@@ -60,15 +63,20 @@ const configOf = (style: 'plain' | 'styled', format: FileFormat): RenderConfig =
 
 type Laps = Record<string, number>;
 
-/** The raster a file is written from, or that checks a vector file, as the pipeline makes it (pipeline.ts, writeFile). */
-function drawn(d: Designed, format: FileFormat, svg: string): Raster | ResidentRaster {
+/**
+ * The raster a file is written from, or that checks a vector file, as the pipeline makes it (pipeline.ts,
+ * writeFile); before issue 17 a vector file was checked by resvg drawing the SVG document.
+ */
+function drawn(d: Designed, format: FileFormat, svg: string, encoder: Encoder): Raster | ResidentRaster {
   if (d.scene.flat) return rasterizeFlat(d.grid, d.scene);
-  return format === 'svg' || format === 'pdf' ? rasterizeSvg(svg, d.layout.width) : rasterizeScene(d.scene);
+  const vector = format === 'svg' || format === 'pdf';
+  return vector && encoder === 'before' ? rasterizeSvg(svg, d.layout.width) : rasterizeScene(d.scene);
 }
 
 async function fileOf(d: Designed, format: FileFormat, r: Raster, svg: string, encoder: Encoder): Promise<Uint8Array> {
   if (encoder === 'before' && format === 'jpg') return previousJpg(r);
   if (encoder === 'before' && format === 'webp') return previousWebp(r, d.scene.flat);
+  if (encoder === 'before' && format === 'pdf') return previousPdf(d.scene);
   switch (format) {
     case 'png':
       return encodePng(r);
@@ -100,11 +108,11 @@ async function staged(cfg: RenderConfig, encoder: Encoder): Promise<{ laps: Laps
   if (vector) lap('svg document');
   const bytes = format === 'svg' ? utf8.encode(svg) : undefined;
   // A raster format is drawn, then written; a vector one is written, then drawn to check it.
-  const r0 = vector ? undefined : drawn(d, format, svg);
+  const r0 = vector ? undefined : drawn(d, format, svg, encoder);
   if (r0) lap('raster (draw)');
   const file = bytes ?? (await fileOf(d, format, r0!, svg, encoder));
   lap(`file: ${format}`);
-  const r1 = r0 ?? drawn(d, format, svg);
+  const r1 = r0 ?? drawn(d, format, svg, encoder);
   if (!r0) lap('raster (check the vector file)');
   const checked = format === 'jpg' || format === 'webp' ? await decodeLossy(format, file) : r1;
   if (checked !== r1) lap('decode the file again');
@@ -137,11 +145,11 @@ async function staged(cfg: RenderConfig, encoder: Encoder): Promise<{ laps: Laps
   lap('  of which: zxing, reduced image');
   if (!(plan.farProvesNative && farOk)) await decodesAsDelivered(reduced[2] ?? null, grey, width, height, expected);
   lap('  of which: zxing, as delivered (pyramid layer or full size)');
-  await zbarDecodedAt(reduced[0]!, { pixels: grey, width, height }, input.exact, fgGrey > bgGrey, expected);
-  lap('  of which: zbar, reduced image (and full size when anti-aliased)');
   if (farOk) await scanTrials(reduced[0]!, reduced[1]!, expected);
   lap('  of which: scanScore trials');
-  if (r0 && 'release' in r0) (r0 as ResidentRaster).release();
+  await zbarDecodedAt(reduced[0]!, { pixels: grey, width, height }, input.exact, fgGrey > bgGrey, expected);
+  lap('  of which: zbar, reduced image, then at its own size when anti-aliased');
+  if ('release' in r1) (r1 as ResidentRaster).release();
   return { laps, bytes: file.byteLength };
 }
 

@@ -42,21 +42,31 @@ function bandCells(line: TextLine, modulePx: number): { w: number; h: number } {
  */
 const freeRows = (size: number) => size - 17 - (size >= 45 ? 3 : 0);
 
+/** A line of centre text as it fits, the cells of its band and the modules the band covers. */
+interface FittedBand {
+  line: TextLine;
+  cells: { w: number; h: number };
+  covered: Uint8Array;
+  /** The text was made smaller than asked because a larger band would hide too many modules. */
+  eccLimited: boolean;
+  /** The smallest size the text may take in this symbol. */
+  minSize: number;
+}
+
 /**
- * Text on a band across the centre of the code. The band covers modules (they are cleared), so it is
- * sized like a logo: the largest text, from centerText.fontSize or a default, whose band leaves every
- * error-correction block able to recover what it hides with margin (see ecc-budget.ts); smaller text
- * first, then text cut short with an ellipsis, and no band at all when not even that fits.
+ * Fits the centre text's band like a logo: the largest text, from centerText.fontSize or a default, whose
+ * band leaves every error-correction block able to recover what it hides with margin (see ecc-budget.ts);
+ * smaller text first, then text cut short with an ellipsis; a warning when not even that fits or nothing
+ * of the text can be drawn.
  */
-export function centerBand(cfg: RenderConfig, grid: ModuleGrid, layout: Layout): Decorations {
-  const none: Decorations = { layers: { below: [], above: [] }, corrections: [], warnings: [] };
+function fitBand(cfg: RenderConfig, grid: ModuleGrid, layout: Layout): FittedBand | { warnings: string[] } | null {
   const spec = cfg.centerText;
-  if (!spec) return none;
+  if (!spec) return null;
   const { size } = grid;
   const mp = layout.modulePx;
   const symbolPx = size * mp;
   const probe = setLine(spec.text, cfg.fontFamily, { size: 1, minSize: 1, maxWidth: Infinity });
-  if (probe.glyphs.length === 0) return { ...none, warnings: missingWarning('centerText.text', probe) };
+  if (probe.glyphs.length === 0) return { warnings: missingWarning('centerText.text', probe) };
   const capEm = probe.capHeight || 0.7;
   let fontSize = spec.fontSize ?? (DEFAULT_CAP * symbolPx) / capEm;
   const min = Math.min(fontSize, Math.max(MIN_SIZE, (MIN_CAP * symbolPx) / capEm));
@@ -72,21 +82,50 @@ export function centerBand(cfg: RenderConfig, grid: ModuleGrid, layout: Layout):
     const shrinkFirst = line.truncated && fontSize > min;
     if (!shrinkFirst && cells.h <= freeRows(size) && cells.w <= size) {
       const covered = bandMask(size, cells);
-      if (coverageRecoverable(size, cfg.eccLevel, covered))
-        return draw(cfg, spec, line, cells, covered, layout, eccLimited);
+      if (coverageRecoverable(size, cfg.eccLevel, covered)) return { line, cells, covered, eccLimited, minSize: min };
       eccLimited = true;
     }
     if (fontSize > min) fontSize = Math.max(min, fontSize * STEP);
     else if (line.glyphs.length > 1) maxWidth *= STEP;
     else {
       return {
-        ...none,
         warnings: [
           `centerText was left out: at ECC ${cfg.eccLevel} this symbol (${size}×${size} modules) cannot give up the modules even a band with ${Math.round(min)} px text would hide. A larger minVersion makes room.`,
         ],
       };
     }
   }
+}
+
+/** Text on a band across the centre of the code; the band's modules are cleared (see fitBand). */
+export function centerBand(cfg: RenderConfig, grid: ModuleGrid, layout: Layout): Decorations {
+  const none: Decorations = { layers: { below: [], above: [] }, corrections: [], warnings: [] };
+  const fitted = fitBand(cfg, grid, layout);
+  if (!fitted) return none;
+  if (!('line' in fitted)) return { ...none, warnings: fitted.warnings };
+  return draw(cfg, cfg.centerText!, fitted, layout);
+}
+
+/** Each step of the ladder's "shrink the centre text" makes the text this much smaller. */
+const LADDER_STEP = 0.75;
+
+/**
+ * The size the centre text is drawn at for this design and the size one step smaller, or null when it is
+ * drawn at its smallest already (or not at all). The ladder's rung: decoders lose their way when the text's strokes
+ * lie where they look for the central alignment pattern (versions 7 and up hide it under any centred band),
+ * and smaller text leaves fewer such strokes as well as fewer covered modules.
+ */
+export function smallerCenterText(
+  cfg: RenderConfig,
+  grid: ModuleGrid,
+  layout: Layout,
+): { drawn: number; smaller: number } | null {
+  const fitted = fitBand(cfg, grid, layout);
+  if (!fitted || !('line' in fitted)) return null;
+  const tenth = (v: number) => Math.round(v * 10) / 10;
+  const drawn = tenth(fitted.line.size);
+  const smaller = tenth(Math.max(fitted.minSize, fitted.line.size * LADDER_STEP));
+  return smaller < drawn ? { drawn, smaller } : null;
 }
 
 function bandMask(size: number, { w, h }: { w: number; h: number }): Uint8Array {
@@ -99,11 +138,8 @@ function bandMask(size: number, { w, h }: { w: number; h: number }): Uint8Array 
 function draw(
   cfg: RenderConfig,
   spec: NonNullable<RenderConfig['centerText']>,
-  line: TextLine,
-  cells: { w: number; h: number },
-  covered: Uint8Array,
+  { line, cells, covered, eccLimited }: FittedBand,
   layout: Layout,
-  eccLimited: boolean,
 ): Decorations {
   const { size } = layout;
   const [x0, y0] = [(size - cells.w) / 2, (size - cells.h) / 2];

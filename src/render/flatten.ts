@@ -108,18 +108,94 @@ class PathReader {
 }
 
 /**
+ * What walkPath draws with: SVG path commands made absolute, in the path's user space. A pen keeps the
+ * current point (relative commands count from it) and the last control point of a curve (S and T reflect
+ * it). The rasterizer's pen flattens into edges (Pen, below); the PDF writer's writes operators.
+ */
+export interface PathPen {
+  readonly cx: number;
+  readonly cy: number;
+  readonly qx: number;
+  readonly qy: number;
+  moveTo(x: number, y: number): void;
+  lineTo(x: number, y: number): void;
+  cubicTo(x1: number, y1: number, x2: number, y2: number, x: number, y: number): void;
+  quadTo(x1: number, y1: number, x: number, y: number): void;
+  arcTo(rx: number, ry: number, rotation: number, large: number, sweep: number, x: number, y: number): void;
+  close(): void;
+  /** The path ends: a subpath left open is filled as if closed. */
+  closeIfOpen(): void;
+}
+
+/** An SVG endpoint arc as its ellipse: centre (ox, oy), radii, rotation's cos and sin, start angle and sweep. */
+export interface ArcEllipse {
+  ox: number;
+  oy: number;
+  rx: number;
+  ry: number;
+  cos: number;
+  sin: number;
+  t0: number;
+  dt: number;
+}
+
+/**
+ * SVG's endpoint arc from the current point (cx, cy) to (x, y), as its ellipse (implementation notes
+ * F.6.5, radii scaled up when too small); null when the arc is a straight line (a zero radius, or no move).
+ */
+export function arcEllipse(
+  cx: number,
+  cy: number,
+  rxIn: number,
+  ryIn: number,
+  rotation: number,
+  large: number,
+  sweep: number,
+  x: number,
+  y: number,
+): ArcEllipse | null {
+  let rx = Math.abs(rxIn),
+    ry = Math.abs(ryIn);
+  if (rx === 0 || ry === 0 || (x === cx && y === cy)) return null;
+  const phi = (rotation * Math.PI) / 180;
+  const cos = Math.cos(phi),
+    sin = Math.sin(phi);
+  const hx = (cx - x) / 2,
+    hy = (cy - y) / 2;
+  const x1 = cos * hx + sin * hy,
+    y1 = -sin * hx + cos * hy;
+  const lambda = (x1 * x1) / (rx * rx) + (y1 * y1) / (ry * ry);
+  if (lambda > 1) {
+    rx *= Math.sqrt(lambda);
+    ry *= Math.sqrt(lambda);
+  }
+  const num2 = rx * rx * ry * ry - rx * rx * y1 * y1 - ry * ry * x1 * x1;
+  const root = Math.sqrt(Math.max(0, num2 / (rx * rx * y1 * y1 + ry * ry * x1 * x1))) * (large === sweep ? -1 : 1);
+  const ccx = (root * rx * y1) / ry,
+    ccy = (-root * ry * x1) / rx;
+  const ox = cos * ccx - sin * ccy + (cx + x) / 2,
+    oy = sin * ccx + cos * ccy + (cy + y) / 2;
+  const angle = (ux: number, uy: number) => Math.atan2(uy, ux);
+  const t0 = angle((x1 - ccx) / rx, (y1 - ccy) / ry);
+  let dt = angle((-x1 - ccx) / rx, (-y1 - ccy) / ry) - t0;
+  if (sweep && dt < 0) dt += 2 * Math.PI;
+  if (!sweep && dt > 0) dt -= 2 * Math.PI;
+  return { ox, oy, rx, ry, cos, sin, t0, dt };
+}
+
+/**
  * Draws in a path's user space and emits line edges in pixels through the affine `m`. It keeps the current
  * point and the subpath's start in user space (relative commands count from them) and in pixels (edges
  * run between those), and the last control point, which S and T reflect.
  */
-class Pen {
+class Pen implements PathPen {
   /** Current point, subpath start and last control point, in user space. */
   cx = 0;
   cy = 0;
   private sx = 0;
   private sy = 0;
-  private qx = 0;
-  private qy = 0;
+  qx = 0;
+  qy = 0;
   /** Current point and subpath start in pixels. */
   private px: number;
   private py: number;
@@ -214,50 +290,14 @@ class Pen {
     }
   }
 
-  /**
-   * S and T: a curve whose first control point is the last one reflected through the current point when
-   * `reflect` (the previous command was a curve of the same kind), else the current point.
-   */
-  smoothCubicTo(reflect: boolean, x2: number, y2: number, x: number, y: number): void {
-    this.cubicTo(reflect ? 2 * this.cx - this.qx : this.cx, reflect ? 2 * this.cy - this.qy : this.cy, x2, y2, x, y);
-  }
-
-  smoothQuadTo(reflect: boolean, x: number, y: number): void {
-    this.quadTo(reflect ? 2 * this.cx - this.qx : this.cx, reflect ? 2 * this.cy - this.qy : this.cy, x, y);
-  }
-
-  /** SVG's endpoint arc (implementation notes F.6.5): find the centre, then step the angle. */
+  /** SVG's endpoint arc, stepped along its ellipse. */
   arcTo(rxIn: number, ryIn: number, rotation: number, large: number, sweep: number, x: number, y: number): void {
-    const { cx, cy } = this;
-    let rx = Math.abs(rxIn),
-      ry = Math.abs(ryIn);
-    if (rx === 0 || ry === 0 || (x === cx && y === cy)) {
+    const arc = arcEllipse(this.cx, this.cy, rxIn, ryIn, rotation, large, sweep, x, y);
+    if (!arc) {
       this.lineTo(x, y);
       return;
     }
-    const phi = (rotation * Math.PI) / 180;
-    const cos = Math.cos(phi),
-      sin = Math.sin(phi);
-    const hx = (cx - x) / 2,
-      hy = (cy - y) / 2;
-    const x1 = cos * hx + sin * hy,
-      y1 = -sin * hx + cos * hy;
-    const lambda = (x1 * x1) / (rx * rx) + (y1 * y1) / (ry * ry);
-    if (lambda > 1) {
-      rx *= Math.sqrt(lambda);
-      ry *= Math.sqrt(lambda);
-    }
-    const num2 = rx * rx * ry * ry - rx * rx * y1 * y1 - ry * ry * x1 * x1;
-    const root = Math.sqrt(Math.max(0, num2 / (rx * rx * y1 * y1 + ry * ry * x1 * x1))) * (large === sweep ? -1 : 1);
-    const ccx = (root * rx * y1) / ry,
-      ccy = (-root * ry * x1) / rx;
-    const ox = cos * ccx - sin * ccy + (cx + x) / 2,
-      oy = sin * ccx + cos * ccy + (cy + y) / 2;
-    const angle = (ux: number, uy: number) => Math.atan2(uy, ux);
-    const t0 = angle((x1 - ccx) / rx, (y1 - ccy) / ry);
-    let dt = angle((-x1 - ccx) / rx, (-y1 - ccy) / ry) - t0;
-    if (sweep && dt < 0) dt += 2 * Math.PI;
-    if (!sweep && dt > 0) dt -= 2 * Math.PI;
+    const { ox, oy, rx, ry, cos, sin, t0, dt } = arc;
     const r = Math.max(rx, ry) * this.scale;
     const step = r > TOLERANCE ? 2 * Math.acos(1 - TOLERANCE / r) : Math.PI;
     const segs = Math.min(256, Math.max(1, Math.ceil(Math.abs(dt) / step)));
@@ -295,7 +335,7 @@ function nextCommand(path: PathReader, previous: number): number {
  * the current point as it was when the command began. `previous` (upper case) tells S and T whether
  * there is a control point to reflect.
  */
-function drawCommand(command: number, relative: boolean, previous: number, path: PathReader, pen: Pen): void {
+function drawCommand(command: number, relative: boolean, previous: number, path: PathReader, pen: PathPen): void {
   const ox = relative ? pen.cx : 0,
     oy = relative ? pen.cy : 0;
   switch (command) {
@@ -323,15 +363,14 @@ function drawCommand(command: number, relative: boolean, previous: number, path:
       break;
     }
     case SMOOTH_CUBIC: {
+      // The first control point is the last one reflected through the current point after a C or S,
+      // else the current point; T after Q or T likewise.
+      const reflect = previous === CUBIC || previous === SMOOTH_CUBIC;
+      const x1 = reflect ? 2 * pen.cx - pen.qx : pen.cx,
+        y1 = reflect ? 2 * pen.cy - pen.qy : pen.cy;
       const x2 = path.number() + ox,
         y2 = path.number() + oy;
-      pen.smoothCubicTo(
-        previous === CUBIC || previous === SMOOTH_CUBIC,
-        x2,
-        y2,
-        path.number() + ox,
-        path.number() + oy,
-      );
+      pen.cubicTo(x1, y1, x2, y2, path.number() + ox, path.number() + oy);
       break;
     }
     case QUAD: {
@@ -340,9 +379,13 @@ function drawCommand(command: number, relative: boolean, previous: number, path:
       pen.quadTo(x1, y1, path.number() + ox, path.number() + oy);
       break;
     }
-    case SMOOTH_QUAD:
-      pen.smoothQuadTo(previous === QUAD || previous === SMOOTH_QUAD, path.number() + ox, path.number() + oy);
+    case SMOOTH_QUAD: {
+      const reflect = previous === QUAD || previous === SMOOTH_QUAD;
+      const x1 = reflect ? 2 * pen.cx - pen.qx : pen.cx,
+        y1 = reflect ? 2 * pen.cy - pen.qy : pen.cy;
+      pen.quadTo(x1, y1, path.number() + ox, path.number() + oy);
       break;
+    }
     case ARC: {
       const rx = path.number(),
         ry = path.number(),
@@ -361,14 +404,12 @@ function drawCommand(command: number, relative: boolean, previous: number, path:
 }
 
 /**
- * Flattens SVG path data into line edges in pixels, through the affine `m` from the path's user space.
- * Every command of SVG 1.1 is read (absolute and relative, shorthand curves, arcs); each subpath is closed
- * for filling, as SVG fills open subpaths. Curves are cut into as many lines as keep them within
- * TOLERANCE pixels at the scale `m` draws them.
+ * Reads SVG path data and draws it with `pen`, command by command, made absolute. Every command of SVG 1.1
+ * is read (absolute and relative, shorthand curves, arcs); malformed data throws rather than drawing
+ * something else.
  */
-export function flattenPath(d: string, m: Affine, out: Edges): void {
+export function walkPath(d: string, pen: PathPen): void {
   const path = new PathReader(d);
-  const pen = new Pen(m, out);
   let command = 0;
   let previous = 0;
   while (path.more()) {
@@ -380,4 +421,13 @@ export function flattenPath(d: string, m: Affine, out: Edges): void {
     if (upper === CLOSE && path.hasNumber()) throw new Error('numbers after z');
   }
   pen.closeIfOpen();
+}
+
+/**
+ * Flattens SVG path data into line edges in pixels, through the affine `m` from the path's user space.
+ * Each subpath is closed for filling, as SVG fills open subpaths. Curves are cut into as many lines as
+ * keep them within TOLERANCE pixels at the scale `m` draws them.
+ */
+export function flattenPath(d: string, m: Affine, out: Edges): void {
+  walkPath(d, new Pen(m, out));
 }

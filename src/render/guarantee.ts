@@ -1,9 +1,10 @@
+import { smallerCenterText } from '../design/center-text.js';
 import { luminance, parseHex, toHex, type Rgba } from '../model/color.js';
 import { backgroundColors, MIN_CONTRAST, weakestContrast } from '../model/contrast.js';
 import type { Correction, GradientSpec, RenderAssets, RenderConfig } from '../model/render-config.js';
 import { ECC_LEVELS } from '../model/vocabulary.js';
 import { measure } from '../qr/encode.js';
-import { renderOnce, type Rendered } from './pipeline.js';
+import { placeSymbol, renderOnce, type Rendered } from './pipeline.js';
 import type { RenderOutcome, RenderTask } from './types.js';
 import { type Check, DECODERS, type Decoder, type Failure, type Verification } from './verify/index.js';
 
@@ -121,6 +122,28 @@ export const LADDER: { name: string; mends: readonly Check[]; rung: Rung }[] = [
             'a smaller logo covers fewer modules',
           )
         : null,
+  },
+  {
+    name: 'shrink the centre text',
+    mends: ['decode'],
+    rung: (cfg) => {
+      if (!cfg.centerText) return null;
+      const { grid, layout } = placeSymbol(cfg);
+      const size = smallerCenterText(cfg, grid, layout);
+      return size === null
+        ? null
+        : {
+            config: { ...cfg, centerText: { ...cfg.centerText, fontSize: size.smaller } },
+            corrections: [
+              {
+                field: 'centerText.fontSize',
+                from: cfg.centerText.fontSize ?? size.drawn,
+                to: size.smaller,
+                reason: 'smaller text on the centre band hides fewer modules and leaves decoders fewer false patterns',
+              },
+            ],
+          };
+    },
   },
   {
     name: 'reduce moduleSizeVariation',

@@ -17,7 +17,7 @@ import { encodePng } from './formats/png.js';
 import { encodeWebpImage } from './formats/webp.js';
 import type { ResidentRaster } from './kernel.js';
 import { computeLayout } from './layout.js';
-import { rasterizeFlat, rasterizeScene, rasterizeSvg } from './raster.js';
+import { rasterizeFlat, rasterizeScene } from './raster.js';
 import { buildScene, type Scene } from './scene.js';
 import { sceneToSvg } from './svg.js';
 import { stopIfRaised } from './stop-flag.js';
@@ -56,17 +56,22 @@ export interface Designed {
   decorations: Decorations;
 }
 
+/** The symbol of a design, where it sits on the canvas, and its modules before any decoration. */
+export function placeSymbol(cfg: RenderConfig): { symbol: QrSymbol; layout: Layout; grid: ModuleGrid } {
+  const symbol = encodeSymbol(cfg);
+  const layout = computeLayout(symbol.size, cfg, (w, h) => decorationInsets(cfg, w, h));
+  return { symbol, layout, grid: gridFromSymbol(symbol) };
+}
+
 /**
  * The design stages: encode → layout → decorations → scene. `lap` is called after each, for timings.
  * Exported for the tests and tools that draw a design without writing a file.
  */
 export async function designScene(task: RenderTask, lap: (stage: string) => void = () => {}): Promise<Designed> {
   const cfg = task.config;
-  const symbol = encodeSymbol(cfg);
+  const { symbol, layout, grid: plain } = placeSymbol(cfg);
   lap('encode');
-  const layout = computeLayout(symbol.size, cfg, (w, h) => decorationInsets(cfg, w, h));
   checkCanvasBudget(layout);
-  const plain = gridFromSymbol(symbol);
   const decorations = await decorate(cfg, task.assets, plain, layout);
   lap('decorate');
   const grid = decorations.cleared ? { ...plain, cleared: decorations.cleared } : plain;
@@ -94,19 +99,18 @@ export function checkCanvasBudget(layout: Layout): void {
 }
 
 /**
- * The pixels of a raster export: a flat scene filled run by run, anything else drawn by our raster kernel.
- * A vector export is checked through resvg instead, which reads the very SVG document delivered (the PDF
- * is written from the same scene), at its own size, as a viewer shows it at 100 %.
+ * The pixels of the scene: a flat scene filled run by run, anything else drawn by our raster kernel. A
+ * raster export is written from them; a vector export, written from the same scene, is verified from them
+ * (README, "How each export is verified"; test/render/vector-check.test.ts holds every vector file to this
+ * raster, the file drawn by independent renderers). Exported for those tests.
  */
-const rasterOf = (d: Designed): IndexedRaster | ResidentRaster =>
+export const sceneRaster = (d: Designed): IndexedRaster | ResidentRaster =>
   d.scene.flat ? rasterizeFlat(d.grid, d.scene) : rasterizeScene(d.scene);
-const vectorCheckOf = (d: Designed, svg: string): Raster =>
-  d.scene.flat ? rasterizeFlat(d.grid, d.scene) : rasterizeSvg(svg, d.layout.width);
 
 /**
- * The export's bytes and the raster that verifies them: for a raster format the pixels drawn (PNG) or the
- * file decoded again (JPEG, WebP); for a vector format what resvg draws of the very SVG delivered. `drawn`
- * is the raster the kernel drew, left in its memory: the caller releases it once the file is verified.
+ * The export's bytes and the raster that verifies them: for PNG, SVG and PDF the scene's pixels the file
+ * was written from or encodes; for JPEG and WebP the file decoded again. `drawn` is the raster the kernel
+ * drew, left in its memory: the caller releases it once the file is verified.
  */
 async function writeFile(
   d: Designed,
@@ -116,13 +120,13 @@ async function writeFile(
   if (format === 'svg' || format === 'pdf') {
     const svg = sceneToSvg(d.scene);
     checkVectorBudget(svg.length);
-    const bytes = format === 'svg' ? utf8.encode(svg) : await sceneToPdf(d.scene);
+    const bytes = format === 'svg' ? utf8.encode(svg) : sceneToPdf(d.scene);
     lap(format);
-    const checked = vectorCheckOf(d, svg);
+    const drawn = sceneRaster(d);
     lap('raster');
-    return { bytes, checked };
+    return { bytes, checked: drawn, ...(drawn.kind === 'rgba' && { drawn }) };
   }
-  const drawn = rasterOf(d);
+  const drawn = sceneRaster(d);
   lap('raster');
   const bytes =
     format === 'png' ? encodePng(drawn) : format === 'jpg' ? encodeJpg(drawn) : await encodeWebpImage(drawn);

@@ -42,10 +42,10 @@ const edges = new Edges();
 
 /**
  * Rasterizes any scene with our WASM kernel (canvas.ts): anti-aliased like an SVG renderer, drawn from the
- * same layers the SVG document is written from, at a fraction of resvg's cost (no XML, no base64 images,
- * no general-purpose path pipeline). The raster exports use it; the vector exports are still checked
- * through resvg, which reads the SVG document itself. The raster stays in the kernel's memory, where its
- * readers find it in place: the caller releases it when they are done (kernel.ts, ResidentRaster).
+ * same layers the SVG document and the PDF page are written from, at a fraction of resvg's cost (no XML,
+ * no base64 images, no general-purpose path pipeline). The raster exports are written from it; PNG, SVG
+ * and PDF are verified from it (pipeline.ts). The raster stays in the kernel's memory, where its readers
+ * find it in place: the caller releases it when they are done (kernel.ts, ResidentRaster).
  */
 export function rasterizeScene(scene: Scene): ResidentRaster {
   const { width, height, originX, originY, modulePx } = scene.layout;
@@ -68,7 +68,10 @@ export function rasterizeScene(scene: Scene): ResidentRaster {
   return canvas.toRaster();
 }
 
-/** Rasterizes an SVG document with resvg-wasm at `width` pixels (height follows the aspect ratio). */
+/**
+ * Rasterizes an SVG document with resvg-wasm at `width` pixels (height follows the aspect ratio): the
+ * independent renderer the tests hold the kernel and the vector files to, and the scripts' sheet drawer.
+ */
 export function rasterizeSvg(svg: string, width: number): RgbaRaster {
   const resvg = new Resvg(svg, { fitTo: { mode: 'width', value: width }, font: { loadSystemFonts: false } });
   try {

@@ -39,6 +39,7 @@ describe('the ladder climbs only the rungs that can mend the failure found', () 
     expect(names(['decode'])).toEqual([
       'raise ECC',
       'shrink the logo',
+      'shrink the centre text',
       'reduce moduleSizeVariation',
       'raise moduleScale',
       'fade the background image',
@@ -270,5 +271,55 @@ describe('the ladder knows which decoder family failed', () => {
     const { attempt } = unreadBy(['zxing', 'zbar'], Number.POSITIVE_INFINITY);
     const outcome = await render({ config: design({ ...styled, strictScannability: false }), assets: {} }, attempt);
     expect(outcome).toMatchObject({ ok: false, code: 'QR_UNSCANNABLE', failedDecoders: ['zxing', 'zbar'] });
+  });
+});
+
+describe('a centre band over the central alignment pattern', () => {
+  // Light text on a dark band lies where decoders look for the central alignment pattern (versions 7 to 13
+  // hide it under any centred band): measured, zxing (version 7) or both families (10, 12) fail these as first drawn.
+  const valentine = (minVersion: number) =>
+    design({
+      content: 'https://example.com/a',
+      minVersion,
+      eccLevel: 'H',
+      outputWidth: 1000,
+      primaryColor: '#9D0B28',
+      backgroundColor: '#FFF0F3',
+      centerText: { text: 'LOVE', color: '#FFF0F3', backgroundColor: '#9D0B28' },
+    });
+
+  it.each([7, 10, 12])(
+    'version %i: as drawn it does not decode; the text is made smaller until both families read it',
+    async (v) => {
+      const cfg = valentine(v);
+      const first = await renderOnce({ config: cfg, assets: {} });
+      expect(first.failures.map((f) => f.check)).toContain('decode');
+      const outcome = await render({ config: cfg, assets: {} });
+      expect(fieldsOf(outcome)).toEqual(['centerText.fontSize']);
+      const [shrunk] = (outcome as RenderSuccess).corrections;
+      expect(shrunk!.to).toBeLessThan(shrunk!.from as number);
+      await decodesTo(outcome, cfg.content);
+    },
+  );
+
+  it('text asked for at a size is shrunk from that size, and stops at its smallest', async () => {
+    const outcome = await render({
+      config: {
+        ...valentine(10),
+        centerText: { text: 'LOVE', color: '#FFF0F3', backgroundColor: '#9D0B28', fontSize: 150 },
+      },
+      assets: {},
+    });
+    expect((outcome as RenderSuccess).corrections).toEqual([
+      expect.objectContaining({ field: 'centerText.fontSize', from: 150 }),
+    ]);
+    await decodesTo(outcome, 'https://example.com/a');
+    const rung = LADDER.find((r) => r.name === 'shrink the centre text')!.rung;
+    let cfg: RenderConfig | undefined = valentine(10);
+    let steps = 0;
+    for (; cfg; steps++) cfg = rung(cfg, {})?.config;
+    expect(steps).toBeGreaterThan(1);
+    expect(steps).toBeLessThan(MAX_LADDER_STEPS);
+    expect(rung(design({}), {})).toBeNull();
   });
 });

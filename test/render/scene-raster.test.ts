@@ -6,20 +6,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseHex } from '../../src/model/color.js';
 import type { Affine } from '../../src/model/layer.js';
-import type { RgbaRaster } from '../../src/model/raster.js';
-import type { RenderConfig } from '../../src/model/render-config.js';
-import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES, FRAME_STYLES, MODULE_SHAPES } from '../../src/model/vocabulary.js';
 import { Canvas } from '../../src/render/canvas.js';
 import { Edges } from '../../src/render/edges.js';
 import { flattenPath } from '../../src/render/flatten.js';
-import { encodePng } from '../../src/render/formats/png.js';
 import { designScene } from '../../src/render/pipeline.js';
 import { rasterizeScene, rasterizeSvg } from '../../src/render/raster.js';
 import { sceneToSvg } from '../../src/render/svg.js';
 import type { RenderTask } from '../../src/render/types.js';
-import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
 import { initWasm } from '../../wasm/index.js';
 import { randomDesign } from '../helpers/random-design.js';
+import { CONTENT, configOf, drawingDiff, SCENE_CASES } from '../helpers/scene-cases.js';
 
 beforeAll(() => initWasm());
 
@@ -146,120 +142,16 @@ describe('paint and compositing', () => {
   });
 });
 
-const configOf = (design: { content: string } & Record<string, unknown>): RenderTask => {
-  const { logoBase64, backgroundImageBase64, ...rest } = design as typeof design & {
-    logoBase64?: string;
-    backgroundImageBase64?: string;
-  };
-  const assets: RenderTask['assets'] = {};
-  if (logoBase64) assets.logo = new Uint8Array(Buffer.from(logoBase64, 'base64'));
-  if (backgroundImageBase64) assets.background = new Uint8Array(Buffer.from(backgroundImageBase64, 'base64'));
-  // The designs are request bodies whose fields the type cannot see: the cast stands in for validation.
-  return { config: { ...QR_DEFAULTS, ...rest } as RenderConfig, assets };
-};
-
-/**
- * How far our raster is from resvg's drawing of the SVG document of the same scene, in premultiplied
- * values (what a viewer sees: the colour of a nearly transparent pixel hardly matters).
- */
+/** How far our raster is from resvg's drawing of the SVG document of the same scene. */
 async function compareWithResvg(task: RenderTask) {
   const { scene, layout } = await designScene(task);
-  const ours: RgbaRaster = rasterizeScene(scene);
-  const theirs = rasterizeSvg(sceneToSvg(scene), layout.width);
-  expect([ours.width, ours.height]).toEqual([theirs.width, theirs.height]);
-  let sum = 0;
-  let far = 0;
-  for (let i = 0; i < ours.pixels.length; i += 4) {
-    let worst = 0;
-    const [oa, ta] = [ours.pixels[i + 3]!, theirs.pixels[i + 3]!];
-    for (let k = 0; k < 4; k++) {
-      const [o, t] = k === 3 ? [oa, ta] : [(ours.pixels[i + k]! * oa) / 255, (theirs.pixels[i + k]! * ta) / 255];
-      const d = Math.abs(o - t);
-      sum += d;
-      if (d > worst) worst = d;
-    }
-    if (worst > 64) far++;
-  }
-  return { meanDiff: sum / ours.pixels.length, farShare: far / (ours.pixels.length / 4) };
+  return drawingDiff(rasterizeScene(scene), rasterizeSvg(sceneToSvg(scene), layout.width));
 }
-
-const LOGO = Buffer.from(
-  encodePng({
-    kind: 'indexed',
-    width: 64,
-    height: 64,
-    pixels: Uint8Array.from({ length: 64 * 64 }, (_, i) =>
-      Math.hypot((i % 64) - 31.5, Math.floor(i / 64) - 31.5) < 28 ? 1 : 0,
-    ),
-    palette: [parseHex('#FFFFFF00'), parseHex('#C62828')],
-  }),
-).toString('base64');
-const GRADIENT = {
-  type: 'linear',
-  rotation: 30,
-  stops: [
-    { offset: 0, color: '#0D47A1' },
-    { offset: 1, color: '#6A1B9A' },
-  ],
-};
-const CONTENT = 'https://example.com/raster?id=42';
-
-const cases: [string, Record<string, unknown>][] = [
-  ...MODULE_SHAPES.map((s): [string, Record<string, unknown>] => [
-    `module shape ${s}`,
-    { moduleShape: s, moduleScale: 0.9, moduleSizeVariation: 0.1 },
-  ]),
-  ...FINDER_OUTER_SHAPES.map((s): [string, Record<string, unknown>] => [
-    `finder ring ${s}`,
-    {
-      finderOuterShape: s,
-      finderEyes: [{ rotation: 90 }, { flip: 'horizontal' }, { rotation: 270, flip: 'vertical' }],
-    },
-  ]),
-  ...FINDER_INNER_SHAPES.map((s): [string, Record<string, unknown>] => [
-    `finder centre ${s}`,
-    { finderInnerShape: s, finderInnerColor: '#B71C1C' },
-  ]),
-  [
-    'gradients everywhere',
-    {
-      foregroundGradient: GRADIENT,
-      finderOuterGradient: { ...GRADIENT, type: 'radial' },
-      finderInnerGradient: { ...GRADIENT, rotation: 200 },
-      backgroundGradient: {
-        type: 'radial',
-        stops: [
-          { offset: 0, color: '#FFFFFF' },
-          { offset: 1, color: '#E3F2FD' },
-        ],
-      },
-    },
-  ],
-  ['transparent background', { backgroundColor: '#FFFFFF00', moduleShape: 'dots', primaryColor: '#1B5E20' }],
-  [
-    'logo on a round plate',
-    { logoBase64: LOGO, logoPlateShape: 'circle', logoPlateColor: '#FFF3E0', eccLevel: 'H', moduleShape: 'rounded' },
-  ],
-  ['background image', { backgroundImageBase64: LOGO, backgroundImageOpacity: 0.4, outputWidth: 640 }],
-  [
-    'centre text and caption',
-    {
-      centerText: { text: 'MENU', color: '#FFFFFF', backgroundColor: '#000000' },
-      ctaText: 'Scan for the café menu',
-      eccLevel: 'H',
-    },
-  ],
-  ['circular code', { qrShapeRadius: 50, moduleShape: 'dots' }],
-  ...FRAME_STYLES.map((s): [string, Record<string, unknown>] => [
-    `frame ${s}`,
-    { frameStyle: s, ctaText: 'SCAN ME', frameColor: '#263238', outputWidth: 600 },
-  ]),
-];
 
 // Anti-aliasing differs in method (exact area here, supersampling in resvg's tiny-skia), so edge pixels
 // differ by a few levels; a missing or misplaced shape would differ by far more, over many pixels.
 describe('the raster kernel draws what resvg draws', () => {
-  it.each(cases)('%s', async (_name, design) => {
+  it.each(SCENE_CASES)('%s', async (_name, design) => {
     const { meanDiff, farShare } = await compareWithResvg(configOf({ content: CONTENT, ...design }));
     expect(meanDiff).toBeLessThan(1.5);
     expect(farShare).toBeLessThan(0.002);

@@ -36,7 +36,8 @@ function ihdr(width: number, height: number, bitDepth: number, colorType: number
   return chunk('IHDR', d);
 }
 
-const concat = (parts: Uint8Array[]): Uint8Array<ArrayBuffer> => {
+/** The parts as one array that owns its buffer whole. */
+export const concat = (parts: Uint8Array[]): Uint8Array<ArrayBuffer> => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let o = 0;
   for (const p of parts) {
