@@ -4,7 +4,7 @@
  * one thread), each encoding the same raster at the same quality, in alternation within every round; file
  * sizes beside the times. Cases: the standard request plain (flat, black on white) and styled (rounded
  * modules and eyes, navy on cream), at 800 px. `BENCH_ROUNDS` (default 30), `BENCH_CLOCK=cpu` as in
- * stages.bench.ts.
+ * stages.bench.ts. `BENCH_PEER=<another build's dist/>` adds that build's JPEG and WebP writers.
  */
 import { loadavg } from 'node:os';
 import sharp from 'sharp';
@@ -55,6 +55,15 @@ const raw = ({ raster, rgba }: Case) =>
   });
 const WHITE_BG = { background: '#ffffff' };
 
+type Writers = { encodeJpg: typeof encodeJpg; encodeWebpImage: typeof encodeWebpImage };
+/** Another build's writers (its kernel instance its own), to run beside ours. */
+async function peerWriters(dist: string): Promise<Writers> {
+  const jpg = (await import(`${dist}/src/render/formats/jpeg.js`)) as Writers;
+  const webp = (await import(`${dist}/src/render/formats/webp.js`)) as Writers;
+  return { encodeJpg: jpg.encodeJpg, encodeWebpImage: webp.encodeWebpImage };
+}
+const peer = process.env.BENCH_PEER ? await peerWriters(process.env.BENCH_PEER) : undefined;
+
 const ENCODERS: Record<string, (c: Case) => Promise<Uint8Array>> = {
   'jpg: ours (baseline, 4:4:4 or grey, luma q90, chroma q85)': async (c) => encodeJpg(c.raster),
   'jpg: before (mozjpeg q90: progressive, trellis; flattened in JS)': (c) => previousJpg(c.raster),
@@ -63,6 +72,10 @@ const ENCODERS: Record<string, (c: Case) => Promise<Uint8Array>> = {
   'jpg: sharp (libjpeg-turbo q90, its default 4:2:0)': (c) => raw(c).flatten(WHITE_BG).jpeg({ quality: 90 }).toBuffer(),
   'webp: ours (lossless ≤ 256 colours, else libwebp lossy q90)': (c) => encodeWebpImage(c.raster),
   'webp: before (libwebp lossless m2 if flat, else lossy q90 m4)': (c) => previousWebp(c.raster, c.flat),
+  ...(peer && {
+    'jpg: peer build (BENCH_PEER)': async (c: Case) => peer.encodeJpg(c.raster),
+    'webp: peer build (BENCH_PEER)': (c: Case) => peer.encodeWebpImage(c.raster),
+  }),
   'webp: sharp (libwebp lossless, effort 0)': (c) => raw(c).webp({ lossless: true, effort: 0 }).toBuffer(),
   'webp: sharp (libwebp lossless, effort 2)': (c) => raw(c).webp({ lossless: true, effort: 2 }).toBuffer(),
   'webp: sharp (libwebp lossy q90, effort 4)': (c) => raw(c).webp({ quality: 90 }).toBuffer(),

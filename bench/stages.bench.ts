@@ -10,6 +10,9 @@
  * both checked by resvg drawing the SVG document), as cases of their own in the same rounds: their
  * "stages, summed" row is the whole render as it was.
  *
+ * `BENCH_PEER=<another build's dist/>` (main's, say) renders every case of ours once more through that
+ * build's `render`, in the same rounds: its "WHOLE … peer build" row and file size sit beside ours.
+ *
  * The verify row is `judgeRaster` itself; the rows under it time its steps again, one by one, on the same
  * raster (as judgeRaster runs them: verify/index.ts), to show what the verify row is made of.
  */
@@ -26,7 +29,7 @@ import { encodePng } from '../src/render/formats/png.js';
 import { encodeWebpImage } from '../src/render/formats/webp.js';
 import { render } from '../src/render/guarantee.js';
 import type { ResidentRaster } from '../src/render/kernel.js';
-import { designScene, type Designed } from '../src/render/pipeline.js';
+import { designScene, type Designed, readBack } from '../src/render/pipeline.js';
 import { rasterizeFlat, rasterizeScene, rasterizeSvg } from '../src/render/raster.js';
 import { sceneToSvg } from '../src/render/svg.js';
 import { judgeRaster } from '../src/render/verify/index.js';
@@ -42,6 +45,17 @@ import { previousPdf } from './previous-vector.js';
 
 await initWasm();
 await Promise.all(Object.values(codecs).map((init) => init()));
+
+type Render = typeof render;
+/** Another build's `render`, its kernel and codecs initialised as ours are. */
+async function peerRender(dist: string): Promise<Render> {
+  const wasm = (await import(`${dist}/wasm/index.js`)) as typeof import('../wasm/index.js');
+  // A build beside ours shares our node_modules, whose resvg refuses a second initialisation: the rest is ready.
+  await wasm.initWasm().catch(() => undefined);
+  await Promise.all(Object.values(wasm.codecs).map((init) => init()));
+  return ((await import(`${dist}/src/render/guarantee.js`)) as { render: Render }).render;
+}
+const peer = process.env.BENCH_PEER ? await peerRender(process.env.BENCH_PEER) : undefined;
 
 const FORMATS: FileFormat[] = ['png', 'jpg', 'webp', 'svg', 'pdf'];
 type Encoder = 'ours' | 'before';
@@ -114,7 +128,9 @@ async function staged(cfg: RenderConfig, encoder: Encoder): Promise<{ laps: Laps
   lap(`file: ${format}`);
   const r1 = r0 ?? drawn(d, format, svg, encoder);
   if (!r0) lap('raster (check the vector file)');
-  const checked = format === 'jpg' || format === 'webp' ? await decodeLossy(format, file) : r1;
+  // The previous encoders' files were read back by mozjpeg's and libwebp's decoders, as the pipeline did.
+  const lossy = format === 'jpg' || format === 'webp';
+  const checked = lossy ? await (encoder === 'before' ? decodeLossy : readBack)(format, file) : r1;
   if (checked !== r1) lap('decode the file again');
   const expected = utf8.encode(cfg.content);
   const input = {
@@ -155,6 +171,7 @@ async function staged(cfg: RenderConfig, encoder: Encoder): Promise<{ laps: Laps
 
 const samples = new Map<string, Map<string, number[]>>();
 const sizes = new Map<string, number>();
+const peerSizes = new Map<string, number>();
 const push = (name: string, stage: string, ms: number) => {
   const m = samples.get(name) ?? samples.set(name, new Map()).get(name)!;
   (m.get(stage) ?? m.set(stage, []).get(stage)!).push(ms);
@@ -165,12 +182,19 @@ const load = [loadavg()[0]!];
 for (let round = -3; round < ROUNDS; round++) {
   for (const c of CASES) {
     const { laps, bytes } = await staged(configOf(c.style, c.format), c.encoder);
-    let whole: number | undefined;
-    if (c.encoder === 'ours') {
+    const wholes: [string, number][] = [];
+    const builds = [
+      ['', render],
+      [', peer build', peer],
+    ] as const;
+    // The first whole render after the staged one collects its garbage: ours and the peer's take turns.
+    for (const [row, whose] of c.encoder === 'ours' ? (round % 2 ? [...builds].reverse() : builds) : []) {
+      if (!whose) continue;
       const t = clock();
-      const out = await render({ config: configOf(c.style, c.format), assets: {} });
-      whole = clock() - t;
+      const out = await whose({ config: configOf(c.style, c.format), assets: {} });
+      wholes.push([row, clock() - t]);
       if (!out.ok || out.corrections.length) throw new Error(`${nameOf(c)} must render as given`);
+      if (row) peerSizes.set(nameOf(c), out.bytes.byteLength);
     }
     if (round < 0) continue; // warm-up
     for (const [stage, ms] of Object.entries(laps)) push(nameOf(c), stage, ms);
@@ -179,7 +203,7 @@ for (let round = -3; round < ROUNDS; round++) {
       'stages, summed',
       Object.entries(laps).reduce((s, [k, v]) => s + (k.startsWith(' ') ? 0 : v), 0),
     );
-    if (whole !== undefined) push(nameOf(c), 'WHOLE verified render (`render`)', whole);
+    for (const [row, ms] of wholes) push(nameOf(c), `WHOLE verified render (\`render\`${row})`, ms);
     sizes.set(nameOf(c), bytes);
   }
   if (round % 10 === 0) load.push(loadavg()[0]!);
@@ -222,4 +246,5 @@ for (const s of stages)
       .join(' | ')} |`,
   );
 console.log(`| file size (bytes) | ${names.map((n) => sizes.get(n)).join(' | ')} |`);
+if (peer) console.log(`| file size, peer build (bytes) | ${names.map((n) => peerSizes.get(n) ?? '').join(' | ')} |`);
 console.log(`load average (1 min) during the run: ${load.map((l) => l.toFixed(2)).join(', ')}`);

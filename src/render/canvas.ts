@@ -31,6 +31,11 @@ export class Canvas {
   private readonly lut: number;
   private readonly scratch: number;
   private opaque = false;
+  /**
+   * The straight colour (0x00BBGGRR) left under wholly transparent pixels: the background's, so that a
+   * reader ignoring alpha sees the code on its own background, not on black (a gradient's first stop).
+   */
+  private under = 0;
 
   constructor(
     readonly width: number,
@@ -57,6 +62,8 @@ export class Canvas {
   background(paint: Paint): void {
     // Source-over onto an opaque pixel leaves it opaque, so an opaque background keeps the whole canvas so.
     this.opaque = paint.kind === 'solid' ? paint.color.a === 255 : paint.stops.every((s) => s.color.a === 255);
+    const { r, g, b } = paint.kind === 'solid' ? paint.color : paint.stops[0]!.color;
+    this.under = r | (g << 8) | (b << 16);
     if (paint.kind === 'solid') this.k.clear(this.canvas, this.width * this.height, premultiplied(paint.color));
     else {
       this.k.clear(this.canvas, this.width * this.height, 0);
@@ -174,7 +181,7 @@ export class Canvas {
 
   /** The finished canvas as straight RGBA, left in the kernel's memory where it was drawn (kernel.ts, canvasRaster). */
   toRaster(): ResidentRaster {
-    if (!this.opaque) this.k.unpremultiply(this.canvas, this.width * this.height);
+    if (!this.opaque) this.k.unpremultiply(this.canvas, this.width * this.height, this.under);
     return canvasRaster(this.k, this.canvas, this.width, this.height);
   }
 }

@@ -3,8 +3,8 @@ import type { Raster, RgbaRaster } from '../model/raster.js';
 
 /**
  * The exports of our WASM kernel (wasm/assembly/): raster.ts draws, grey.ts reads for the verifier,
- * palette.ts indexes a raster of few colours, scanlines.ts and deflate.ts write the PNG, jpeg.ts the JPEG,
- * webp.ts the lossless WebP.
+ * palette.ts indexes a raster of few colours, scanlines.ts and deflate.ts write the PNG, jpeg.ts the JPEG
+ * (jpeg-grey.ts reads its grey back for the verifier), webp.ts the lossless WebP.
  */
 export interface Kernel {
   memory: WebAssembly.Memory;
@@ -26,7 +26,7 @@ export interface Kernel {
   ): void;
   clear(canvas: number, n: number, color: number): void;
   premultiply(pixels: number, n: number): void;
-  unpremultiply(pixels: number, n: number): void;
+  unpremultiply(pixels: number, n: number, under: number): void;
   drawImage(
     src: number,
     sw: number,
@@ -113,6 +113,21 @@ export interface Kernel {
   jpegOutputBytes(bits: number): number;
   jpegWrite(out: number): number;
   jpegHuffman(table: number): number;
+  jpegGrey(
+    start: number,
+    stop: number,
+    width: number,
+    height: number,
+    components: number,
+    specs: number,
+    work: number,
+    out: number,
+  ): number;
+  JPEG_GREY_QUANT: WebAssembly.Global;
+  JPEG_GREY_SELECT: WebAssembly.Global;
+  JPEG_GREY_HUFFMAN: WebAssembly.Global;
+  JPEG_GREY_HUFFMAN_BYTES: WebAssembly.Global;
+  JPEG_GREY_WORK_BYTES: WebAssembly.Global;
   DEFLATE_WORK_BYTES: WebAssembly.Global;
   PALETTE_TABLE_BYTES: WebAssembly.Global;
   BOX_BYTES: WebAssembly.Global;

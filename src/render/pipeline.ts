@@ -11,7 +11,7 @@ import { FILE_FORMATS, type FileFormat } from '../model/vocabulary.js';
 import { encode } from '../qr/encode.js';
 import { DataTooLongError, type QrSymbol } from '../qr/types.js';
 import { encodeJpg } from './formats/jpeg.js';
-
+import { jpegGrey } from './formats/jpeg-grey.js';
 import { sceneToPdf } from './formats/pdf.js';
 import { encodePng } from './formats/png.js';
 import { encodeWebpImage } from './formats/webp.js';
@@ -108,9 +108,16 @@ export const sceneRaster = (d: Designed): IndexedRaster | ResidentRaster =>
   d.scene.flat ? rasterizeFlat(d.grid, d.scene) : rasterizeScene(d.scene);
 
 /**
+ * What the verifier reads of a lossy export: the file decoded again, as its reader decodes it. A JPEG is
+ * read as the grey zxing's reader takes of it (formats/jpeg-grey.ts: Y, never converted to colour).
+ */
+export const readBack = async (format: 'jpg' | 'webp', bytes: Uint8Array): Promise<Raster> =>
+  format === 'jpg' ? jpegGrey(bytes) : await decodeLossy(format, bytes);
+
+/**
  * The export's bytes and the raster that verifies them: for PNG, SVG and PDF the scene's pixels the file
- * was written from or encodes; for JPEG and WebP the file decoded again. `drawn` is the raster the kernel
- * drew, left in its memory: the caller releases it once the file is verified.
+ * was written from or encodes; for JPEG and WebP the file decoded again (readBack). `drawn` is the raster
+ * the kernel drew, left in its memory: the caller releases it once the file is verified.
  */
 async function writeFile(
   d: Designed,
@@ -131,7 +138,7 @@ async function writeFile(
   const bytes =
     format === 'png' ? encodePng(drawn) : format === 'jpg' ? encodeJpg(drawn) : await encodeWebpImage(drawn);
   lap(format);
-  const checked = format === 'png' ? drawn : await decodeLossy(format, bytes);
+  const checked = format === 'png' ? drawn : await readBack(format, bytes);
   return { bytes, checked, ...(drawn.kind === 'rgba' && { drawn }) };
 }
 

@@ -5,4 +5,5 @@ export * from './deflate';
 export * from './scanlines';
 export * from './palette';
 export * from './jpeg';
+export * from './jpeg-grey';
 export * from './webp';

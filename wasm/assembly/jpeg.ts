@@ -34,7 +34,7 @@ const TABLES_BYTES: usize = PALETTE + 256 * 4;
 
 /** Zigzag position → natural (row-major) index. */
 // @ts-ignore: decorator
-@inline function natural(k: i32): i32 {
+@inline export function natural(k: i32): i32 {
   return <i32>load<u8>(
     memory.data<u8>([
       0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21,

@@ -222,15 +222,19 @@ export function premultiply(pixels: usize, n: i32): void {
   }
 }
 
-/** Premultiplied pixels back to straight RGBA, in place: the form PNG and the codecs store. */
-export function unpremultiply(pixels: usize, n: i32): void {
+/**
+ * Premultiplied pixels back to straight RGBA, in place: the form PNG and the codecs store. A wholly
+ * transparent pixel has no colour left; it takes `under` (0x00BBGGRR, alpha 0), the background's own
+ * colour, so that a reader ignoring alpha sees the code on its background rather than on black.
+ */
+export function unpremultiply(pixels: usize, n: i32, under: u32): void {
   for (let i = 0; i < n; i++) {
     const p = pixels + (<usize>i << 2);
     const v = load<u32>(p);
     const a = v >>> 24;
     if (a == 255) continue;
     if (a == 0) {
-      store<u32>(p, 0);
+      store<u32>(p, under & 0xffffff);
       continue;
     }
     const half = a >> 1;

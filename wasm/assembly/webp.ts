@@ -269,7 +269,7 @@ function findMatches(n: i32, xsize: i32, rows: bool): i32 {
     if (rows && rowDistinct) {
       const end = (y + 1) * xsize;
       count = rowParse(pos, end, n, xsize, y, count);
-      pos = end;
+      pos = extendLast(count, end, n, xsize);
       continue;
     }
     if (!pending) longestMatch(pos, n, xsize, y);
@@ -296,6 +296,40 @@ function findMatches(n: i32, xsize: i32, rows: bool): i32 {
   return count;
 }
 
+/** Bits of a match length: its prefix code by the first pass's code, and its extra bits. */
+// @ts-ignore: decorator
+@inline function lengthBits(l: i32): i32 {
+  const code = prefixOf(l);
+  return bitsOf(0, LITERALS + code) + <i32>prefixExtraBits;
+}
+
+/**
+ * The row parser stops its matches at the row's end; a row ending in a match most often goes on
+ * matching into the next rows (its right margin, then rows that repeat it): the last match, if it ends at
+ * `end`, is lengthened as far as it goes, one symbol instead of two. Returns where the parse resumes.
+ */
+function extendLast(count: i32, end: i32, n: i32, xsize: i32): i32 {
+  const s = symbols + (<usize>(count - 1) << 3);
+  const length = <i32>load<u32>(s);
+  if (length == 0) return end;
+  const start = end - length;
+  const d = distanceOf(<i32>load<u32>(s, 4), xsize);
+  const full = matchLength(packed + <usize>start, packed + <usize>(start - d), min(MAX_LENGTH, n - start));
+  if (full <= length) return end;
+  const f = tables + FREQ + <usize>((LITERALS + prefixOf(length)) << 2);
+  store<u32>(f, load<u32>(f) - 1);
+  store<u32>(s, full);
+  bump(0, LITERALS + prefixOf(full));
+  return start + full;
+}
+
+/** The distance of a distance code, as the decoder reads it (RFC 9649, 5.2.2): the inverse of distanceCode. */
+function distanceOf(code: i32, xsize: i32): i32 {
+  if (code > 120) return code - 120;
+  const plane = codeToPlane(code - 1);
+  return max(1, (plane >> 4) * xsize + 8 - (plane & 15));
+}
+
 /** Bits of symbol `s` in table `t` by the code fitted to the first pass; a symbol it did not use is taken as costly. */
 // @ts-ignore: decorator
 @inline function bitsOf(t: i32, s: i32): i32 {
@@ -315,6 +349,11 @@ function rowParse(a: i32, b: i32, n: i32, xsize: i32, y: i32, count: i32): i32 {
   const stepLength = cost + <usize>(4 * (len + 1));
   const stepValue = stepLength + <usize>(4 * (len + 1));
   for (let i = 1; i <= len; i++) store<i32>(cost + (<usize>i << 2), i32.MAX_VALUE);
+  // What a match of the row above costs in distance: the code a row that repeats the one above takes.
+  const above = bitsOf(4, prefixOf(distanceCode(xsize, xsize))) + <i32>prefixExtraBits;
+  // How far the next rows go on repeating the row above from this row's end: what a match from there covers.
+  const following =
+    b < n && b >= xsize ? max(MIN_LENGTH, matchLength(packed + <usize>b, packed + <usize>(b - xsize), min(MAX_LENGTH, n - b))) : n;
   store<i32>(cost, 0);
   for (let i = 0; i < len; i++) {
     const p = a + i;
@@ -329,15 +368,20 @@ function rowParse(a: i32, b: i32, n: i32, xsize: i32, y: i32, count: i32): i32 {
     let longest = 0;
     for (let k = 0; k < candidates; k++) {
       const d = load<i32>(tables + CANDIDATES + (<usize>k << 3));
-      const most = min(load<i32>(tables + CANDIDATES + (<usize>k << 3), 4), b - p);
+      const full = load<i32>(tables + CANDIDATES + (<usize>k << 3), 4);
+      const most = min(full, b - p);
       if (most <= longest) continue;
       longest = most;
       const code = prefixOf(distanceCode(xsize, d));
       const dc = c + bitsOf(4, code) + <i32>prefixExtraBits;
       // Every length up to SHORT_LENGTHS, then only the longest: a longer match costs about the same.
       for (let l = MIN_LENGTH; l <= most; l = l < SHORT_LENGTHS || l == most ? l + 1 : most) {
-        const lc = prefixOf(l);
-        relax(cost, stepLength, stepValue, i + l, dc + bitsOf(0, LITERALS + lc) + <i32>prefixExtraBits, l, d);
+        // A match that goes on past the row's end at least as far as the row above's match from there is
+        // lengthened (extendLast): one symbol instead of this one and that one, so this row pays only the
+        // difference.
+        const on = l == b - p && full - l >= following;
+        const step = on ? dc + lengthBits(full) - above - lengthBits(following) : dc + lengthBits(l);
+        relax(cost, stepLength, stepValue, i + l, step, l, d);
       }
     }
   }

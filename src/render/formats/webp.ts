@@ -53,8 +53,11 @@ export async function encodeWebpImage(r: Raster): Promise<Uint8Array> {
   if (indexed) return losslessWebp(indexed.pixels, indexed.palette, r.width, r.height);
   await codecs.webpEncoder();
   const data = toRgba(r);
+  // exact: libwebp would otherwise replace the colour under transparent pixels (the background's, which
+  // a reader ignoring alpha sees) with whatever compresses best.
   const buf = await encodeWebp({ data, width: r.width, height: r.height, colorSpace: 'srgb' } as ImageData, {
     quality: WEBP_QUALITY,
+    exact: 1,
   });
   return new Uint8Array(buf);
 }
