@@ -3,8 +3,8 @@ import type { Raster, RgbaRaster } from '../model/raster.js';
 
 /**
  * The exports of our WASM kernel (wasm/assembly/): raster.ts draws, grey.ts reads for the verifier,
- * scanlines.ts and deflate.ts write the PNG, jpeg.ts the JPEG (jpeg-grey.ts reads its grey back for the verifier),
- * webp.ts the lossless WebP.
+ * palette.ts indexes a raster of few colours, scanlines.ts and deflate.ts write the PNG, jpeg.ts the JPEG
+ * (jpeg-grey.ts reads its grey back for the verifier), webp.ts the lossless WebP.
  */
 export interface Kernel {
   memory: WebAssembly.Memory;
@@ -68,6 +68,16 @@ export interface Kernel {
   blurDim(src: number, w: number, h: number, blurred: boolean, dimmed: boolean, rows: number, out: number): void;
   rgbScanlines(src: number, width: number, height: number, out: number): boolean;
   rgbaScanlines(src: number, width: number, height: number, out: number): void;
+  paletteIndex(
+    src: number,
+    width: number,
+    height: number,
+    out: number,
+    stride: number,
+    palette: number,
+    table: number,
+  ): number;
+  packIndices(lines: number, width: number, height: number, bitDepth: number): void;
   zlibCompress(
     src: number,
     n: number,
@@ -119,6 +129,7 @@ export interface Kernel {
   JPEG_GREY_HUFFMAN_BYTES: WebAssembly.Global;
   JPEG_GREY_WORK_BYTES: WebAssembly.Global;
   DEFLATE_WORK_BYTES: WebAssembly.Global;
+  PALETTE_TABLE_BYTES: WebAssembly.Global;
   BOX_BYTES: WebAssembly.Global;
   BOX_MAX_FACTOR: WebAssembly.Global;
   PAINT_SOLID: WebAssembly.Global;

@@ -1,42 +1,21 @@
 import type { Rgba } from '../model/color.js';
 import type { RgbaRaster } from '../model/raster.js';
+import { type Kernel, kernelFor, kernelWith } from './kernel.js';
 
-/** Indexes an RGBA image when it has at most 256 distinct colours; null when it has more. */
-function toPalette(rgba: Uint8Array): { pixels: Uint8Array; palette: Rgba[] } | null {
-  const words = new Uint32Array(rgba.buffer, rgba.byteOffset, rgba.byteLength / 4);
-  const index = new Map<number, number>();
-  const pixels = new Uint8Array(words.length);
-  // Neighbouring pixels are nearly always the same colour: reuse the last index before asking the map.
-  let last = -1;
-  let lastIndex = 0;
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    if (w !== last) {
-      let k = index.get(w);
-      if (k === undefined) {
-        if (index.size === 256) return null;
-        k = index.size;
-        index.set(w, k);
-      }
-      last = w;
-      lastIndex = k;
-    }
-    pixels[i] = lastIndex;
-  }
-  const palette = [...index.keys()].map((w) => ({
-    r: w & 0xff,
-    g: (w >>> 8) & 0xff,
-    b: (w >>> 16) & 0xff,
-    a: w >>> 24,
-  }));
-  return { pixels, palette };
+/** A raster's palette indices, laid out by the kernel (wasm/assembly/palette.ts, paletteIndex). */
+export interface KernelIndices {
+  k: Kernel;
+  /** Where row y's indices start, at `lines + y × stride + (stride − width)`, in `k`'s memory. */
+  lines: number;
+  palette: Rgba[];
 }
 
 /**
  * A cheap proof that an RGBA image has more than 256 colours: more than 256 among 64 rows spread over it.
  * An anti-aliased gradient render shows it within about half of them (0.05 ms on the bench's styled
  * raster), where indexing from the top first crosses the quiet zone and reaches colour 257 only 75,000
- * pixels in (0.4 ms).
+ * pixels in (0.4 ms). It reads the pixels where they are: a raster that is not the kernel's resident one
+ * would be copied into the kernel first (4 bytes a pixel; 67 MB at 4096 px), only to be refused there.
  */
 function over256Colours(rgba: Uint8Array, width: number, height: number): boolean {
   const words = new Int32Array(rgba.buffer, rgba.byteOffset, width * height);
@@ -55,8 +34,32 @@ function over256Colours(rgba: Uint8Array, width: number, height: number): boolea
 }
 
 /**
- * An RGBA raster as palette indices when it has at most 256 distinct colours (every solid-colour design,
- * anti-aliasing included), for the writers that store a palette (PNG, lossless WebP); null when it has more.
+ * Indexes an RGBA raster in the kernel when it has at most 256 distinct colours (every solid-colour design,
+ * anti-aliasing included); null when it has more. Each row's indices take the last `width` of `stride`
+ * bytes, the bytes before them zero (a PNG scanline's filter byte), with `slack` bytes free after the last
+ * row. The indices are the caller's until it yields (kernel.ts, Lease).
  */
-export const paletteOf = (r: RgbaRaster): { pixels: Uint8Array; palette: Rgba[] } | null =>
-  over256Colours(r.pixels, r.width, r.height) ? null : toPalette(r.pixels);
+export function indexInKernel(r: RgbaRaster, stride: number, slack: number): KernelIndices | null {
+  const { width, height } = r;
+  if (over256Colours(r.pixels, width, height)) return null;
+  const tableBytes = kernelFor(0).k.PALETTE_TABLE_BYTES.value;
+  // The palette (256 RGBA words), the hash table, then the rows.
+  const { k, pixels, base } = kernelWith(r, 1024 + tableBytes + stride * height + slack);
+  const lines = base + 1024 + tableBytes;
+  const colours = k.paletteIndex(pixels, width, height, lines, stride, base, base + 1024);
+  if (colours < 0) return null;
+  const words = new Uint32Array(k.memory.buffer, base, colours);
+  const palette = Array.from(words, (w) => ({ r: w & 0xff, g: (w >>> 8) & 0xff, b: (w >>> 16) & 0xff, a: w >>> 24 }));
+  return { k, lines, palette };
+}
+
+/**
+ * An RGBA raster as palette indices, one byte per pixel, when it has at most 256 distinct colours, for the
+ * writers that store a palette (lossless WebP); null when it has more.
+ */
+export function paletteOf(r: RgbaRaster): { pixels: Uint8Array; palette: Rgba[] } | null {
+  const indexed = indexInKernel(r, r.width, 0);
+  if (!indexed) return null;
+  const { k, lines, palette } = indexed;
+  return { pixels: new Uint8Array(k.memory.buffer).slice(lines, lines + r.width * r.height), palette };
+}

@@ -3,6 +3,7 @@ export * from './raster';
 export * from './grey';
 export * from './deflate';
 export * from './scanlines';
+export * from './palette';
 export * from './jpeg';
 export * from './jpeg-grey';
 export * from './webp';

@@ -2,7 +2,7 @@ import { crc32 } from 'node:zlib';
 import type { Rgba } from '../../model/color.js';
 import type { Raster, RgbaRaster } from '../../model/raster.js';
 import { kernelFor, kernelWith, reserve, type Kernel } from '../kernel.js';
-import { paletteOf } from '../palette.js';
+import { indexInKernel } from '../palette.js';
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);
@@ -88,8 +88,10 @@ function indexScanlines(
   return { k, lines, stride };
 }
 
-function encodeIndexed(pixels: Uint8Array, palette: Rgba[], width: number, height: number): Uint8Array<ArrayBuffer> {
-  const bitDepth = palette.length <= 2 ? 1 : palette.length <= 4 ? 2 : palette.length <= 16 ? 4 : 8;
+const bitDepthOf = (colours: number) => (colours <= 2 ? 1 : colours <= 4 ? 2 : colours <= 16 ? 4 : 8);
+
+/** A palette PNG around its IDAT: the PLTE, and a tRNS chunk when an entry is translucent. */
+function palettePng(palette: Rgba[], width: number, height: number, bitDepth: number, idat: Uint8Array) {
   const plte = new Uint8Array(palette.length * 3);
   for (const [i, c] of palette.entries()) plte.set([c.r, c.g, c.b], i * 3);
   const parts = [SIGNATURE, ihdr(width, height, bitDepth, COLOR_TYPE.palette), chunk('PLTE', plte)];
@@ -100,9 +102,29 @@ function encodeIndexed(pixels: Uint8Array, palette: Rgba[], width: number, heigh
         Uint8Array.from(palette, (c) => c.a),
       ),
     );
-  const { k, lines, stride } = indexScanlines(pixels, width, height, bitDepth);
-  parts.push(chunk('IDAT', compress(k, lines, stride, height, 1, HASH_WAYS.palette)), chunk('IEND', new Uint8Array(0)));
+  parts.push(chunk('IDAT', idat), chunk('IEND', new Uint8Array(0)));
   return concat(parts);
+}
+
+function encodeIndexed(pixels: Uint8Array, palette: Rgba[], width: number, height: number): Uint8Array<ArrayBuffer> {
+  const bitDepth = bitDepthOf(palette.length);
+  const { k, lines, stride } = indexScanlines(pixels, width, height, bitDepth);
+  return palettePng(palette, width, height, bitDepth, compress(k, lines, stride, height, 1, HASH_WAYS.palette));
+}
+
+/**
+ * A palette PNG of an RGBA raster of at most 256 colours (an anti-aliased solid-colour design), its
+ * scanlines indexed and packed in the kernel (wasm/assembly/palette.ts); null when it has more colours.
+ */
+function encodeFewColours(r: RgbaRaster): Uint8Array<ArrayBuffer> | null {
+  const { width, height } = r;
+  const indexed = indexInKernel(r, width + 1, SLACK);
+  if (!indexed) return null;
+  const { k, lines, palette } = indexed;
+  const bitDepth = bitDepthOf(palette.length);
+  if (bitDepth < 8) k.packIndices(lines, width, height, bitDepth);
+  const stride = Math.ceil(width / (8 / bitDepth)) + 1;
+  return palettePng(palette, width, height, bitDepth, compress(k, lines, stride, height, 1, HASH_WAYS.palette));
 }
 
 /**
@@ -147,8 +169,8 @@ function truecolour(r: RgbaRaster): { colorType: number; idat: Uint8Array } {
  */
 export function encodePng(r: Raster): Uint8Array<ArrayBuffer> {
   if (r.kind === 'indexed') return encodeIndexed(r.pixels, r.palette, r.width, r.height);
-  const indexed = paletteOf(r);
-  if (indexed) return encodeIndexed(indexed.pixels, indexed.palette, r.width, r.height);
+  const few = encodeFewColours(r);
+  if (few) return few;
   const { colorType, idat } = truecolour(r);
   return concat([
     SIGNATURE,

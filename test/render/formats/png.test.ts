@@ -204,6 +204,27 @@ describe('png writer', () => {
     }
   });
 
+  it('indexes runs of one colour, changes anywhere in a run, and counts a 257th colour met only in the last pixel', async () => {
+    // 256 colours in runs of 1 to 9 pixels (the kernel indexes a run four pixels at a time), at odd widths.
+    const next = seededRandom(11);
+    for (const [w, h] of [...ODD_SIZES, [101, 129]] as const) {
+      const r: RgbaRaster = { kind: 'rgba', width: w, height: h, pixels: new Uint8Array(w * h * 4) };
+      for (let i = 0, c = 0; i < w * h; c = (c + 1 + Math.floor(next() * 7)) % 256)
+        for (let run = 1 + Math.floor(next() * 9); run > 0 && i < w * h; run--, i++)
+          r.pixels.set([c, 255 - c, (c * 5) & 0xff, c % 4 ? 255 : c], i * 4);
+      const colours = new Set(new Uint32Array(r.pixels.buffer)).size;
+      // The largest image cycles through all 256, so its extra colour is the 257th.
+      if (w * h > 10_000) expect(colours).toBe(256);
+      const indexed = await roundTrip(r);
+      expect(indexed.colorType, `${w}×${h}`).toBe(3);
+      expect(indexed.chunks.PLTE![0]!.length).toBe(colours * 3);
+      // A colour in none of the rows read first (spread over the image: 101×129 leaves its last row out) is still found.
+      r.pixels.set([1, 2, 3, 255], (w * h - 1) * 4);
+      const more = new Set(new Uint32Array(r.pixels.buffer)).size;
+      expect((await roundTrip(r)).colorType, `${w}×${h}, ${more} colours`).toBe(more > 256 ? 6 : 3);
+    }
+  });
+
   it('an anti-aliased gradient drawn by resvg round-trips, opaque and on a transparent background', async () => {
     for (const background of ['<rect width="100%" height="100%" fill="#fff"/>', '']) {
       const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="403" height="401">${background}

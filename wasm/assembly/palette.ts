@@ -1,0 +1,96 @@
+// The palette of an RGBA raster, for the writers that store one (src/render/palette.ts: PNG, lossless
+// WebP). In JavaScript a Map lookup per colour change over 640,000 pixels cost 5–7 ms on an anti-aliased
+// 800 px code under load (bench/README.md); here a colour change costs a hash probe and a run of one
+// colour is indexed four pixels at a time. Like the other modules it works on memory laid out by its JS
+// side and allocates nothing.
+
+/** Hash slots for the colours seen: 4 × the 256 a palette holds, so probes stay short. */
+const SLOTS: i32 = 1024;
+/** Bytes of scratch `paletteIndex` needs at `table`: each slot's colour (u32), then its index + 1 (u16, 0 empty). */
+export const PALETTE_TABLE_BYTES: i32 = SLOTS * 6;
+
+/** The slot of colour `c`, found or claimed (its index + 1 stored, and the colour appended to the palette); -1 when a 257th colour arrives. */
+@inline
+function indexOf(c: u32, table: usize, palette: usize, count: i32): i32 {
+  let slot = <i32>((c * 0x9e3779b1) >> 22);
+  while (true) {
+    const mark = table + (<usize>SLOTS << 2) + (<usize>slot << 1);
+    const k = <i32>load<u16>(mark);
+    if (k == 0) {
+      if (count == 256) return -1;
+      store<u32>(table + (<usize>slot << 2), c);
+      store<u16>(mark, <u16>(count + 1));
+      store<u32>(palette + (<usize>count << 2), c);
+      return count;
+    }
+    if (load<u32>(table + (<usize>slot << 2)) == c) return k - 1;
+    slot = (slot + 1) & (SLOTS - 1);
+  }
+}
+
+/**
+ * Indexes `width`×`height` RGBA pixels at `src` when they hold at most 256 distinct colours: row y's
+ * indices go to `out + y × stride + (stride − width)`, a leading byte per row (the PNG writer's filter
+ * byte) set to 0, and the colours, as RGBA words in the order first met, to `palette` (256 u32). Returns
+ * how many colours, or -1 at a 257th. `table` is PALETTE_TABLE_BYTES of scratch.
+ */
+export function paletteIndex(src: usize, width: i32, height: i32, out: usize, stride: i32, palette: usize, table: usize): i32 {
+  memory.fill(table + (<usize>SLOTS << 2), 0, <usize>SLOTS << 1);
+  let count = 0;
+  const lead = stride - width;
+  for (let y = 0; y < height; y++) {
+    let p = src + (<usize>(y * width) << 2);
+    let o = out + <usize>(y * stride);
+    if (lead > 0) memory.fill(o, 0, <usize>lead);
+    o += <usize>lead;
+    const end = o + <usize>width;
+    let last = load<u32>(p);
+    let k = indexOf(last, table, palette, count);
+    if (k < 0) return -1;
+    if (k == count) count++;
+    let run = i32x4.splat(last);
+    while (o < end) {
+      // Four pixels of the current colour at once; at a change, one pixel through the hash.
+      if (o + 4 <= end && i32x4.all_true(i32x4.eq(v128.load(p), run))) {
+        store<u32>(o, <u32>k * 0x01010101);
+        p += 16;
+        o += 4;
+        continue;
+      }
+      const c = load<u32>(p);
+      if (c != last) {
+        k = indexOf(c, table, palette, count);
+        if (k < 0) return -1;
+        if (k == count) count++;
+        last = c;
+        run = i32x4.splat(c);
+      }
+      store<u8>(o, <u8>k);
+      p += 4;
+      o++;
+    }
+  }
+  return count;
+}
+
+/**
+ * Packs PNG scanlines of 8-bit indices (`width` + 1 bytes a row, filter byte first) in place to `bitDepth`
+ * (1, 2 or 4) bits per index, most significant first, the last byte of a row padded with zeros: row y
+ * then starts at y × (⌈width × bitDepth / 8⌉ + 1). In place works because a packed row never starts after
+ * the unpacked row it is made from.
+ */
+export function packIndices(lines: usize, width: i32, height: i32, bitDepth: i32): void {
+  const perByte = 8 / bitDepth;
+  const stride = (width + perByte - 1) / perByte + 1;
+  for (let y = 0; y < height; y++) {
+    let src = lines + <usize>(y * (width + 1)) + 1;
+    const end = src + <usize>width;
+    const o = lines + <usize>(y * stride);
+    store<u8>(o, 0);
+    for (let i = 1; i < stride; i++) {
+      let byte: u32 = 0;
+      for (let b = 0; b < perByte; b++) byte = (byte << <u32>bitDepth) | (src < end ? <u32>load<u8>(src++) : 0);
+      store<u8>(o + <usize>i, <u8>byte);
+    }
+  }
+}
