@@ -33,12 +33,12 @@ import { quietZoneClean } from '../src/render/verify/quiet-zone.js';
 import { READ_AS_FILE, scan } from '../src/render/verify/read.js';
 import { scanTrials } from '../src/render/verify/score.js';
 import { QR_DEFAULTS } from '../src/schema/qr-config.js';
-import { codecs, initWasm } from '../wasm/index.js';
+import { initCodecs, initWasm } from '../wasm/index.js';
 import { CPU, clock, median, STANDARD_PREFIX, STYLED } from './cases.js';
 import { previousJpg, previousWebp } from './previous-encoders.js';
 
 await initWasm();
-await Promise.all(Object.values(codecs).map((init) => init()));
+await initCodecs();
 
 const FORMATS: FileFormat[] = ['png', 'jpg', 'webp', 'svg', 'pdf'];
 type Encoder = 'ours' | 'before';

@@ -9,7 +9,7 @@ import { seededRandom } from '../../helpers/seeded-random.js';
 
 beforeAll(async () => {
   await initWasm();
-  await codecs.webpDecoder();
+  await codecs.webpDecoder.ready();
 });
 
 /** The RIFF chunk a WebP carries its image in: VP8L (lossless) or VP8 (lossy). */
