@@ -213,7 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerYoungMb: int(env, 'QR_WORKER_YOUNG_MB', 3, 1),
     heavyPixels: int(env, 'QR_HEAVY_PIXELS', 2048 * 2048, 1),
     heavyConcurrency: int(env, 'QR_HEAVY_CONCURRENCY', Math.max(1, workers - 1), 1),
-    recycleTasks: int(env, 'QR_RECYCLE_TASKS', 100_000, 0),
+    recycleTasks: int(env, 'QR_RECYCLE_TASKS', 50_000, 0),
     recycleMb: int(env, 'QR_RECYCLE_MB', 256, 0),
     cacheBytes: int(env, 'QR_CACHE_MB', 64) * 1024 * 1024,
     maxBodyBytes: 10 * 1024 * 1024,

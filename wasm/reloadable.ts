@@ -36,10 +36,15 @@ export class Reloadable {
    */
   async renewIfGrown(): Promise<boolean> {
     if (!this.started || this.bytes <= this.renewAboveBytes) return false;
+    await this.renew();
+    return true;
+  }
+
+  /** A fresh instance, whatever the current one holds. */
+  renew(): Promise<void> {
     this.started = undefined;
     this.memoryBytes = () => 0;
-    await this.ready();
-    return true;
+    return this.ready();
   }
 }
 
