@@ -2,9 +2,9 @@
  * `npm run bench:memory`: what a render worker holds, by part, after each kind of render (issue 16, item 3):
  * as the render leaves it, which is what a worker kept before the end-of-task step, and after that step
  * (src/render/worker-memory.ts: modules grown past 32 MB renewed, a full collection when much garbage is
- * left outside the heap). Run in this process as a worker runs them, one case after another. First, the
- * zxing-wasm leak: zxing's heap after READS reads through the library's readBarcodes as shipped, then
- * through the wrapped module (wasm/index.ts) — the same image, the same options.
+ * left outside the heap). Run in this process as a worker runs them, one case after another. Then the
+ * zxing-wasm leak: zxing's heap after BENCH_READS reads (60 000) through the library's readBarcodes as
+ * shipped, then through the wrapped module (wasm/index.ts): the same image, the same options.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -52,23 +52,6 @@ async function zxingHeapAfterReads(pgm: Uint8Array, heap: () => number): Promise
 }
 
 await initWasm();
-const image = await standardImage();
-// As shipped: a module of zxing-wasm's own, its read functions untouched.
-purgeZXingModule();
-const wasmBinary = new Uint8Array(
-  readFileSync(createRequire(import.meta.url).resolve('zxing-wasm/reader/zxing_reader.wasm')),
-);
-const shipped = await prepareZXingModule({ overrides: { wasmBinary: wasmBinary.buffer }, fireImmediately: true });
-const [shippedBefore, shippedAfter] = await zxingHeapAfterReads(
-  image.pgm,
-  () => (shipped as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer.byteLength,
-);
-// Wrapped: the module as the workers load it.
-await zxing.renew();
-const [wrappedBefore, wrappedAfter] = await zxingHeapAfterReads(image.pgm, () => zxing.bytes);
-console.log(
-  `zxing heap over ${READS} reads of the standard request's image (MB): as shipped ${mb(shippedBefore)} → ${mb(shippedAfter)}; wrapped ${mb(wrappedBefore)} → ${mb(wrappedAfter)}`,
-);
 
 const GRADIENT = {
   type: 'linear',
@@ -111,6 +94,25 @@ for (const [name, body, count] of CASES) {
   await afterTask();
   console.log(`| ${name} | ${left} | ${parts()} |`);
 }
+
+const image = await standardImage();
+// As shipped: a module of zxing-wasm's own, its read functions untouched.
+purgeZXingModule();
+const wasmBinary = new Uint8Array(
+  readFileSync(createRequire(import.meta.url).resolve('zxing-wasm/reader/zxing_reader.wasm')),
+);
+const shipped = await prepareZXingModule({ overrides: { wasmBinary: wasmBinary.buffer }, fireImmediately: true });
+const [shippedBefore, shippedAfter] = await zxingHeapAfterReads(
+  image.pgm,
+  () => (shipped as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer.byteLength,
+);
+// Wrapped: the module as the workers load it.
+await zxing.renew();
+const [wrappedBefore, wrappedAfter] = await zxingHeapAfterReads(image.pgm, () => zxing.bytes);
+console.log(
+  `zxing heap over ${READS} reads of the standard request's image (MB): as shipped ${mb(shippedBefore)} → ${mb(shippedAfter)}; wrapped ${mb(wrappedBefore)} → ${mb(wrappedAfter)}`,
+);
+
 console.log(
   `\nload average ${loadavg()
     .map((l) => l.toFixed(2))
