@@ -178,3 +178,11 @@ export async function peakRate(url: string, next: () => MixRequest, seconds: num
   }
   return tally;
 }
+
+/** The peak on the mix after a 3 s warm-up (the workers load their WASM modules), and 70 % of it. */
+export async function findPeak(url: string, next: () => MixRequest, seconds: number) {
+  await peakRate(url, next, 3);
+  const tally = await peakRate(url, next, seconds);
+  const rps = tally.ok / seconds;
+  return { tally, rps, rate: Math.max(1, Math.round(rps * 0.7)) };
+}

@@ -12,7 +12,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { type Engine, startEngine } from './engine.js';
-import { mixedRequests, openLoad, peakRate, templateIds } from './mix.js';
+import { findPeak, mixedRequests, openLoad, templateIds } from './mix.js';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const SAMPLE_SECONDS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 5);
@@ -70,13 +70,10 @@ let rate = Number(process.env.SOAK_RATE ?? 0);
 if (!rate) {
   const probe = await startEngine(env);
   try {
-    const next = mixedRequests(await templateIds(probe.url));
-    await peakRate(probe.url, next, 3); // warm-up: the workers load their WASM modules
-    const peak = await peakRate(probe.url, next, PEAK_SECONDS);
-    const peakRps = peak.ok / PEAK_SECONDS;
-    rate = Math.max(1, Math.round(peakRps * 0.7));
+    const peak = await findPeak(probe.url, mixedRequests(await templateIds(probe.url)), PEAK_SECONDS);
+    rate = peak.rate;
     console.log(
-      `peak: ${peakRps.toFixed(1)} req/s (${peak.statusMix()}, p50 ${peak.quantile(0.5)} ms, p99 ${peak.quantile(0.99)} ms); soaking at ${rate} req/s (70 %)`,
+      `peak: ${peak.rps.toFixed(1)} req/s (${peak.tally.statusMix()}, p50 ${peak.tally.quantile(0.5)} ms, p99 ${peak.tally.quantile(0.99)} ms); soaking at ${rate} req/s (70 %)`,
     );
   } finally {
     probe.process.kill('SIGTERM');
