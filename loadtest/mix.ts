@@ -127,6 +127,12 @@ async function send(pool: Pool, next: () => MixRequest, tally: Tally): Promise<v
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * A request unanswered this long is counted (UND_ERR_HEADERS_TIMEOUT) rather than waited for: undici's own
+ * limit is 300 s, and one request the server never answers would hold a run that long.
+ */
+const CLIENT_TIMEOUTS = { headersTimeout: 30_000, bodyTimeout: 30_000 };
+
+/**
  * Open model: requests start at `rate` a second for `seconds` whether or not earlier ones have finished,
  * as independent clients arrive (a closed loop would slow down with the server and hide its queueing).
  * `onTick` is called about once a second with the seconds elapsed.
@@ -138,7 +144,7 @@ export async function openLoad(
   seconds: number,
   onTick?: (elapsed: number) => void,
 ): Promise<Tally> {
-  const pool = new Pool(url, { connections: 256 });
+  const pool = new Pool(url, { connections: 256, ...CLIENT_TIMEOUTS });
   const tally = new Tally();
   const inFlight = new Set<Promise<void>>();
   const start = performance.now();
@@ -165,7 +171,7 @@ export async function openLoad(
  * `seconds`; the rate of 200s is the most the server sustains on this mix.
  */
 export async function peakRate(url: string, next: () => MixRequest, seconds: number, connections = 16): Promise<Tally> {
-  const pool = new Pool(url, { connections });
+  const pool = new Pool(url, { connections, ...CLIENT_TIMEOUTS });
   const tally = new Tally();
   const end = performance.now() + seconds * 1000;
   const client = async () => {

@@ -214,7 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     heavyPixels: int(env, 'QR_HEAVY_PIXELS', 2048 * 2048, 1),
     heavyConcurrency: int(env, 'QR_HEAVY_CONCURRENCY', Math.max(1, workers - 1), 1),
     recycleTasks: int(env, 'QR_RECYCLE_TASKS', 50_000, 0),
-    recycleMb: int(env, 'QR_RECYCLE_MB', 256, 0),
+    recycleMb: int(env, 'QR_RECYCLE_MB', 384, 0),
     cacheBytes: int(env, 'QR_CACHE_MB', 64) * 1024 * 1024,
     maxBodyBytes: 10 * 1024 * 1024,
     // Two files of 10 MB each plus the config and multipart framing.

@@ -68,8 +68,8 @@ export class RenderPool {
   private heavy = 0;
   private abandoned = 0;
   private recycled = 0;
-  /** A worker is being retired: no render is handed to Piscina meanwhile. */
-  private retiring = false;
+  /** The worker being retired: no render is handed to Piscina meanwhile. */
+  private retiring: number | undefined;
   private readonly waiting: Waiter[] = [];
   private readonly recycler: Recycler;
 
@@ -137,7 +137,7 @@ export class RenderPool {
 
   /** Takes a worker's slot, waiting in line for one if none is free. */
   private acquireWorker(signal: AbortSignal | undefined): Promise<void> {
-    if (this.running < this.opts.workers && !this.retiring) {
+    if (this.running < this.opts.workers && this.retiring === undefined) {
       this.running++;
       return Promise.resolve();
     }
@@ -175,23 +175,22 @@ export class RenderPool {
 
   /**
    * Passes a finished render's slot straight to the next in line, so no newcomer can take it first; while a
-   * worker is retired, the slot waits for `retire` to hand it on.
+   * worker is being retired, the slot is kept back, and the last render to finish retires it.
    */
   private releaseWorker(): void {
-    const next = this.retiring ? undefined : this.waiting.shift();
+    const next = this.retiring === undefined ? this.waiting.shift() : undefined;
     if (next) next.admit();
-    else this.running--;
+    else if (--this.running === 0 && this.retiring !== undefined) void this.retire(this.retiring);
   }
 
   /**
-   * Replaces a worker the recycler found due, right after the render that found it so: that worker is idle
-   * then, and Piscina has no render for it, since every worker has finished starting (each has reported)
-   * and the pool never hands Piscina more renders than there are workers. No render is handed to Piscina
-   * until Piscina has seen the worker exit and started its replacement; renders in other workers go on.
-   * The replacement takes renders once it has started (Piscina queues them meanwhile).
+   * Replaces a worker the recycler found due. From the render that found it so, no render is handed to
+   * Piscina; once every render running has finished, no worker has a task (Piscina may have given any
+   * worker the last ones: it picks which), and the worker is terminated. Renders are handed on again once
+   * Piscina has seen it exit and started its replacement, which takes renders once it has started (Piscina
+   * queues them meanwhile). The pause lasts as long as the longest render then running.
    */
   private async retire(threadId: number): Promise<void> {
-    this.retiring = true;
     try {
       const worker = this.piscina.threads.find((t) => t.threadId === threadId);
       if (worker) {
@@ -203,7 +202,7 @@ export class RenderPool {
     } catch (e) {
       console.error('retiring a render worker failed:', (e as Error).message);
     } finally {
-      this.retiring = false;
+      this.retiring = undefined;
       while (this.running < this.opts.workers && this.waiting.length > 0) {
         this.running++;
         this.waiting.shift()!.admit();
@@ -228,9 +227,10 @@ export class RenderPool {
         { signal: timeout, transferList },
       );
       out = outcome;
-      // Decided before this render's slot is released, so no render can be handed to Piscina in between.
-      if (this.recycler.note(memory) && !this.retiring && this.recycler.allReported(this.threadIds()))
-        void this.retire(memory.threadId);
+      // Decided before this render's slot is released (see releaseWorker and retire). A replacement that
+      // has not yet reported may still be starting: one retirement waits for the last to be whole.
+      if (this.recycler.note(memory) && this.retiring === undefined && this.recycler.allReported(this.threadIds()))
+        this.retiring = memory.threadId;
     } catch (e) {
       if (signal?.aborted) throw this.abandon(signal);
       throw this.failure(e, timeout);
