@@ -157,7 +157,7 @@ export async function openLoad(
       const p = send(pool, next, tally).finally(() => inFlight.delete(p));
       inFlight.add(p);
       const elapsed = Math.floor((performance.now() - start) / 1000);
-      while (lastTick < elapsed) onTick?.(++lastTick);
+      for (; lastTick < elapsed; lastTick++) onTick?.(lastTick + 1);
     }
     await Promise.all(inFlight);
   } finally {
