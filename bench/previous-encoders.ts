@@ -17,7 +17,7 @@ const require = createRequire(import.meta.url);
 await initJpegEncode(
   await WebAssembly.compile(readFileSync(require.resolve('@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm'))),
 );
-await codecs.webpEncoder();
+await codecs.webpEncoder.ready();
 
 const imageData = (data: Uint8ClampedArray, width: number, height: number) =>
   ({ data, width, height, colorSpace: 'srgb' }) as ImageData;

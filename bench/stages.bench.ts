@@ -38,13 +38,13 @@ import { quietZoneClean } from '../src/render/verify/quiet-zone.js';
 import { READ_AS_FILE, scan } from '../src/render/verify/read.js';
 import { scanTrials } from '../src/render/verify/score.js';
 import { QR_DEFAULTS } from '../src/schema/qr-config.js';
-import { codecs, initWasm } from '../wasm/index.js';
+import { initCodecs, initWasm } from '../wasm/index.js';
 import { CPU, clock, median, STANDARD_PREFIX, STYLED } from './cases.js';
 import { previousJpg, previousWebp } from './previous-encoders.js';
 import { previousPdf } from './previous-vector.js';
 
 await initWasm();
-await Promise.all(Object.values(codecs).map((init) => init()));
+await initCodecs();
 
 type Render = typeof render;
 /** Another build's `render`, its kernel and codecs initialised as ours are. */
@@ -52,7 +52,9 @@ async function peerRender(dist: string): Promise<Render> {
   const wasm = (await import(`${dist}/wasm/index.js`)) as typeof import('../wasm/index.js');
   // A build beside ours shares our node_modules, whose resvg refuses a second initialisation: the rest is ready.
   await wasm.initWasm().catch(() => undefined);
-  await Promise.all(Object.values(wasm.codecs).map((init) => init()));
+  // Builds from before the codecs became Reloadable (wasm/reloadable.ts) export each as its init function.
+  const codecs = Object.values(wasm.codecs) as unknown[];
+  await Promise.all(codecs.map((c) => (typeof c === 'function' ? c() : (c as { ready(): Promise<void> }).ready())));
   return ((await import(`${dist}/src/render/guarantee.js`)) as { render: Render }).render;
 }
 const peer = process.env.BENCH_PEER ? await peerRender(process.env.BENCH_PEER) : undefined;

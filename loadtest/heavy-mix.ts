@@ -12,30 +12,15 @@
  * render that completes and for one whose client resets 2 ms after sending it. Loopback only. LOADTEST_MAIN runs another build's main.js (a
  * baseline) with the same load.
  */
-import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { startEngine } from './engine.js';
 import { processCpuMs } from './proc-cpu.js';
 
 const SECONDS = Number(process.env.LOADTEST_SECONDS ?? 15);
 const WARM_UP_SECONDS = 3;
-const main = process.env.LOADTEST_MAIN ?? fileURLToPath(new URL('../src/main.js', import.meta.url));
 
-// A port of the system's choosing (LOADTEST_PORT=0): uWS listens with SO_REUSEPORT, so a fixed port another
-// load test also uses would silently split both tests' traffic between the two servers.
-const server = spawn(process.execPath, [main], {
-  env: { ...process.env, PORT: process.env.LOADTEST_PORT ?? '0', HOST: '127.0.0.1', QR_ROLE: 'engine' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const PORT = await new Promise<number>((resolve, reject) => {
-  server.stdout.on('data', (d: Buffer) => {
-    const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(d.toString());
-    if (listening) resolve(Number(listening[1]));
-  });
-  server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-});
-const URL_BASE = `http://127.0.0.1:${PORT}`;
+const { process: server, port: PORT, url: URL_BASE } = await startEngine();
 
 let counter = 0;
 const render = (outputWidth: number) =>

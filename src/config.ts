@@ -53,6 +53,13 @@ export interface Config {
    * are, so ordinary renders always keep a worker (with one worker, there is none to keep).
    */
   heavyConcurrency: number;
+  /** A render worker is replaced after this many tasks (0: never); a backstop, see render/recycle.ts. */
+  recycleTasks: number;
+  /**
+   * A render worker is replaced once its heap and external memory stay over this many MB for several tasks
+   * in a row (0: never).
+   */
+  recycleMb: number;
   /** Bytes of rendered output kept for identical requests. */
   cacheBytes: number;
   maxBodyBytes: number;
@@ -206,6 +213,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerYoungMb: int(env, 'QR_WORKER_YOUNG_MB', 3, 1),
     heavyPixels: int(env, 'QR_HEAVY_PIXELS', 2048 * 2048, 1),
     heavyConcurrency: int(env, 'QR_HEAVY_CONCURRENCY', Math.max(1, workers - 1), 1),
+    recycleTasks: int(env, 'QR_RECYCLE_TASKS', 50_000, 0),
+    recycleMb: int(env, 'QR_RECYCLE_MB', 384, 0),
     cacheBytes: int(env, 'QR_CACHE_MB', 64) * 1024 * 1024,
     maxBodyBytes: 10 * 1024 * 1024,
     // Two files of 10 MB each plus the config and multipart framing.

@@ -53,7 +53,7 @@ function decodeGif(b: Uint8Array, field: string): RgbaRaster {
  * the client receives.
  */
 export async function decodeLossy(format: 'jpg' | 'webp', bytes: Uint8Array): Promise<RgbaRaster> {
-  await (format === 'jpg' ? codecs.jpegDecoder() : codecs.webpDecoder());
+  await (format === 'jpg' ? codecs.jpegDecoder : codecs.webpDecoder).ready();
   const copy = bytes.slice().buffer;
   const img = format === 'jpg' ? await decodeJpeg(copy) : await decodeWebp(copy);
   return {
@@ -66,7 +66,7 @@ export async function decodeLossy(format: 'jpg' | 'webp', bytes: Uint8Array): Pr
 
 const DECODERS: Record<ImageType, (b: Uint8Array, field: string) => RgbaRaster | Promise<RgbaRaster>> = {
   png: async (b) => {
-    await codecs.pngDecoder();
+    await codecs.pngDecoder.ready();
     return fromImageData(await decodePng(b.slice().buffer));
   },
   jpg: (b) => decodeLossy('jpg', b),

@@ -248,3 +248,6 @@ export function canvasRaster(k: Kernel, at: number, width: number, height: numbe
   resident = new KernelRaster(width, height, pixels);
   return resident;
 }
+
+/** Bytes of the worker's shared kernel instance (instances for large jobs are dropped after them). */
+export const kernelMemoryBytes = (): number => shared?.memory.buffer.byteLength ?? 0;

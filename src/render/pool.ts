@@ -1,9 +1,12 @@
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
+import { Recycler } from './recycle.js';
 import { newStopFlag, raiseStopFlag } from './stop-flag.js';
-import type { RenderOutcome, RenderSuccess, RenderTask } from './types.js';
+import type { RenderOutcome, RenderSuccess, RenderTask, WorkerReply } from './types.js';
+import type { WorkerMemory } from './worker-memory.js';
 
 export type PoolOptions = Pick<
   Config,
@@ -15,6 +18,8 @@ export type PoolOptions = Pick<
   | 'workerYoungMb'
   | 'heavyPixels'
   | 'heavyConcurrency'
+  | 'recycleTasks'
+  | 'recycleMb'
 >;
 
 export interface PoolStats {
@@ -28,6 +33,8 @@ export interface PoolStats {
   completed: number;
   /** Renders whose client left while they ran: finished or stopped in their worker, which stayed. */
   abandoned: number;
+  /** Workers retired by the recycler (recycle.ts) and replaced. */
+  recycled: number;
   capacity: number;
 }
 
@@ -51,7 +58,8 @@ interface Waiter {
  * charged to it. A full queue answers SERVER_BUSY at once, a wait longer than `queueWaitMs` answers it
  * then. High-resolution renders have their own smaller allowance, so a burst of 4096 px exports cannot
  * occupy every worker. A client that goes away costs at most its render: the worker is never terminated
- * for it (see stop-flag.ts); only a render over its time limit costs a worker.
+ * for it (see stop-flag.ts); only a render over its time limit costs a worker. A worker the recycler finds
+ * due is retired between two of its renders, without failing any (see `retire`).
  */
 export class RenderPool {
   readonly piscina: Piscina;
@@ -59,7 +67,11 @@ export class RenderPool {
   private running = 0;
   private heavy = 0;
   private abandoned = 0;
+  private recycled = 0;
+  /** The worker being retired: no render is handed to Piscina meanwhile. */
+  private retiring: number | undefined;
   private readonly waiting: Waiter[] = [];
+  private readonly recycler: Recycler;
 
   constructor(private readonly opts: PoolOptions) {
     this.piscina = new Piscina({
@@ -70,6 +82,7 @@ export class RenderPool {
       idleTimeout: 60_000,
       resourceLimits: { maxOldGenerationSizeMb: opts.workerHeapMb, maxYoungGenerationSizeMb: opts.workerYoungMb },
     });
+    this.recycler = new Recycler({ tasks: opts.recycleTasks, bytes: opts.recycleMb * 1024 * 1024 });
   }
 
   get capacity(): number {
@@ -84,8 +97,18 @@ export class RenderPool {
       heavy: this.heavy,
       completed: this.piscina.completed,
       abandoned: this.abandoned,
+      recycled: this.recycled,
       capacity: this.capacity,
     };
+  }
+
+  /** Each live worker's memory, as it reported after its last task. */
+  workerMemory(): WorkerMemory[] {
+    return this.recycler.reports(this.threadIds());
+  }
+
+  private threadIds(): number[] {
+    return this.piscina.threads.map((t) => t.threadId);
   }
 
   /**
@@ -114,7 +137,7 @@ export class RenderPool {
 
   /** Takes a worker's slot, waiting in line for one if none is free. */
   private acquireWorker(signal: AbortSignal | undefined): Promise<void> {
-    if (this.running < this.opts.workers) {
+    if (this.running < this.opts.workers && this.retiring === undefined) {
       this.running++;
       return Promise.resolve();
     }
@@ -150,11 +173,41 @@ export class RenderPool {
     });
   }
 
-  /** Passes a finished render's slot straight to the next in line, so no newcomer can take it first. */
+  /**
+   * Passes a finished render's slot straight to the next in line, so no newcomer can take it first; while a
+   * worker is being retired, the slot is kept back, and the last render to finish retires it.
+   */
   private releaseWorker(): void {
-    const next = this.waiting.shift();
+    const next = this.retiring === undefined ? this.waiting.shift() : undefined;
     if (next) next.admit();
-    else this.running--;
+    else if (--this.running === 0 && this.retiring !== undefined) void this.retire(this.retiring);
+  }
+
+  /**
+   * Replaces a worker the recycler found due. From the render that found it so, no render is handed to
+   * Piscina; once every render running has finished, no worker has a task (Piscina may have given any
+   * worker the last ones: it picks which), and the worker is terminated. Renders are handed on again once
+   * Piscina has seen it exit and started its replacement, which takes renders once it has started (Piscina
+   * queues them meanwhile). The pause lasts as long as the longest render then running.
+   */
+  private async retire(threadId: number): Promise<void> {
+    try {
+      const worker = this.piscina.threads.find((t) => t.threadId === threadId);
+      if (worker) {
+        const exited = once(worker, 'exit');
+        await worker.terminate();
+        await exited;
+        this.recycled++;
+      }
+    } catch (e) {
+      console.error('retiring a render worker failed:', (e as Error).message);
+    } finally {
+      this.retiring = undefined;
+      while (this.running < this.opts.workers && this.waiting.length > 0) {
+        this.running++;
+        this.waiting.shift()!.admit();
+      }
+    }
   }
 
   /** Runs a render that holds a worker's slot; its time limit starts here. */
@@ -169,7 +222,15 @@ export class RenderPool {
       const transferList = [task.assets.logo, task.assets.background]
         .filter((b): b is Uint8Array => b !== undefined)
         .map((b) => b.buffer as ArrayBuffer);
-      out = await this.piscina.run({ ...task, stop }, { signal: timeout, transferList });
+      const { memory, ...outcome }: WorkerReply = await this.piscina.run(
+        { ...task, stop },
+        { signal: timeout, transferList },
+      );
+      out = outcome;
+      // Decided before this render's slot is released (see releaseWorker and retire). A replacement that
+      // has not yet reported may still be starting: one retirement waits for the last to be whole.
+      if (this.recycler.note(memory) && this.retiring === undefined && this.recycler.allReported(this.threadIds()))
+        this.retiring = memory.threadId;
     } catch (e) {
       if (signal?.aborted) throw this.abandon(signal);
       throw this.failure(e, timeout);

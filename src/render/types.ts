@@ -1,3 +1,4 @@
+import type { WorkerMemory } from './worker-memory.js';
 import type { ErrorCode } from '../errors.js';
 import type { Correction, RenderAssets, RenderConfig } from '../model/render-config.js';
 import type { EccLevel, FileFormat } from '../model/vocabulary.js';
@@ -39,3 +40,6 @@ export interface RenderFailure {
 }
 
 export type RenderOutcome = RenderSuccess | RenderFailure;
+
+/** What a worker answers a task with: the outcome, and its memory after it (worker-memory.ts). */
+export type WorkerReply = RenderOutcome & { memory: WorkerMemory };

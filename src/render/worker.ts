@@ -1,29 +1,41 @@
 /**
  * Piscina worker entry: instantiates every WASM module once, then renders tasks. Expected refusals come
- * back as data (RenderFailure); the output bytes are transferred to the main thread, not copied.
+ * back as data (RenderFailure); the output bytes are transferred to the main thread, not copied. Every
+ * outcome carries the worker's memory report (worker-memory.ts), which the pool's recycler reads.
  */
 import { Piscina } from 'piscina';
 import { initWasm } from '../../wasm/index.js';
 import { isApiError } from '../errors.js';
 import { render } from './guarantee.js';
 import { RenderStopped } from './stop-flag.js';
-import type { RenderOutcome, RenderTask } from './types.js';
+import type { RenderOutcome, RenderTask, WorkerReply } from './types.js';
+import { afterTask } from './worker-memory.js';
 
 await initWasm();
 
-const movable = (value: RenderOutcome, transfer: ArrayBuffer[]) =>
+const movable = (value: WorkerReply, transfer: ArrayBuffer[]) =>
   Piscina.move({ [Piscina.transferableSymbol]: transfer, [Piscina.valueSymbol]: value } as never);
 
-export default async function renderTask(task: RenderTask): Promise<RenderOutcome> {
+export default async function renderTask(task: RenderTask): Promise<WorkerReply> {
+  let out: RenderOutcome;
   try {
-    const out = await render(task);
-    if (!out.ok) return out;
-    // Transfer needs a buffer the result owns whole; a view into a shared pool must be copied first.
-    const bytes =
-      out.bytes.byteOffset === 0 && out.bytes.byteLength === out.bytes.buffer.byteLength
-        ? out.bytes
-        : out.bytes.slice();
-    return movable({ ...out, bytes }, [bytes.buffer as ArrayBuffer]) as unknown as RenderOutcome;
+    out = await outcome(task);
+  } catch (stopped) {
+    // A stopped render may have grown a module all the same.
+    await afterTask();
+    throw stopped;
+  }
+  const memory = await afterTask();
+  if (!out.ok) return { ...out, memory };
+  // Transfer needs a buffer the result owns whole; a view into a shared pool must be copied first.
+  const bytes =
+    out.bytes.byteOffset === 0 && out.bytes.byteLength === out.bytes.buffer.byteLength ? out.bytes : out.bytes.slice();
+  return movable({ ...out, bytes, memory }, [bytes.buffer as ArrayBuffer]) as unknown as WorkerReply;
+}
+
+async function outcome(task: RenderTask): Promise<RenderOutcome> {
+  try {
+    return await render(task);
   } catch (e) {
     // Stopped for a client that left: the pool discards whatever comes back, and this worker stays.
     if (e instanceof RenderStopped) throw e;

@@ -3,12 +3,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RenderConfig } from '../../src/model/render-config.js';
 import { render } from '../../src/render/guarantee.js';
 import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
-import { codecs, initWasm } from '../../wasm/index.js';
+import { initCodecs, initWasm } from '../../wasm/index.js';
 import { fileToImage } from '../helpers/decode.js';
 
 beforeAll(async () => {
   await initWasm();
-  await Promise.all(Object.values(codecs).map((init) => init()));
+  await initCodecs();
 });
 
 const CONTENT = 'https://example.com/on/any/background?id=42';

@@ -51,7 +51,7 @@ function losslessWebp(pixels: Uint8Array, palette: Rgba[], width: number, height
 export async function encodeWebpImage(r: Raster): Promise<Uint8Array> {
   const indexed = r.kind === 'indexed' ? r : paletteOf(r);
   if (indexed) return losslessWebp(indexed.pixels, indexed.palette, r.width, r.height);
-  await codecs.webpEncoder();
+  await codecs.webpEncoder.ready();
   const data = toRgba(r);
   // exact: libwebp would otherwise replace the colour under transparent pixels (the background's, which
   // a reader ignoring alpha sees) with whatever compresses best.

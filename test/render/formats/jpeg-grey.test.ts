@@ -14,7 +14,7 @@ import { codecs, initWasm } from '../../../wasm/index.js';
 
 beforeAll(async () => {
   await initWasm();
-  await codecs.jpegDecoder();
+  await codecs.jpegDecoder.ready();
   const require = createRequire(import.meta.url);
   const wasm = readFileSync(require.resolve('@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm'));
   await initJpegEncode(await WebAssembly.compile(wasm));

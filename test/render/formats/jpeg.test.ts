@@ -9,7 +9,7 @@ import { roundTrip } from '../../helpers/round-trip.js';
 
 beforeAll(async () => {
   await initWasm();
-  await codecs.jpegDecoder();
+  await codecs.jpegDecoder.ready();
 });
 
 /** The markers of a JPEG up to its scan, read by hand: the frame type, and each component's id, sampling and table. */

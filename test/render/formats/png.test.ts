@@ -10,7 +10,7 @@ import { seededRandom } from '../../helpers/seeded-random.js';
 
 beforeAll(async () => {
   await initWasm();
-  await codecs.pngDecoder();
+  await codecs.pngDecoder.ready();
 });
 
 /** Reads IHDR and inflates IDAT of a PNG, independently of the writer. */

@@ -13,8 +13,8 @@ import { seededRandom } from '../../helpers/seeded-random.js';
 
 beforeAll(async () => {
   await initWasm();
-  await codecs.webpDecoder();
-  await codecs.webpEncoder();
+  await codecs.webpDecoder.ready();
+  await codecs.webpEncoder.ready();
 });
 
 /** The RIFF chunk a WebP carries its image in: VP8L (lossless) or VP8 (lossy). */
