@@ -13,7 +13,7 @@ async function until(condition: () => boolean): Promise<void> {
 const threadIds = (svc: TestService) => svc.service.pool.piscina.threads.map((t) => t.threadId).sort();
 
 /** POSTs a PNG render and decodes what it answers with. */
-async function renderAndRead(svc: TestService, content: string, extra: { outputWidth?: number } = {}) {
+async function renderAndRead(svc: TestService, content: string, extra: Record<string, unknown> = {}) {
   const res = await svc.post('/api/qr/generate', { content, responseType: 'binary', ...extra });
   const bytes = new Uint8Array(await res.arrayBuffer());
   return { status: res.status, text: res.status === 200 ? (await decodeOne('png', bytes)).text : undefined };
@@ -184,7 +184,8 @@ describe('backpressure and worker failure', () => {
     const svc = await startTestService({ workers: 1, heavyConcurrency: 1, queueWaitMs: 100, cacheBytes: 0 });
     try {
       await renderAndRead(svc, 'warm up');
-      const heavy = renderAndRead(svc, 'big', { outputWidth: 4096 });
+      // Styled, so it anti-aliases and takes far longer than the 100 ms the render behind it may wait.
+      const heavy = renderAndRead(svc, 'big', { outputWidth: 4096, moduleShape: 'dots', finderOuterShape: 'rounded' });
       await until(() => svc.service.pool.stats().running === 1);
       const res = await svc.post('/api/qr/generate', { content: 'plain, behind it' });
       expect(res.status).toBe(503);
