@@ -15,6 +15,12 @@ const HASH_BITS: i32 = 15;
 const WAYS: i32 = 4;
 const MIN_LENGTH: i32 = 3;
 const MAX_LENGTH: i32 = 4096;
+/**
+ * The farthest a backward reference may reach: distance codes go up to 2^20, and a plain distance is coded
+ * as itself plus 120 (VP8L's 120 short codes come first). Images of more than a million packed pixels have
+ * farther repeats, which a decoder refuses.
+ */
+const MAX_DISTANCE: i32 = (1 << 20) - 120;
 /** A match this long from the image's own distances is kept without asking the hash table. */
 const GOOD_ENOUGH: i32 = 32;
 const LITERAL_BITS: i32 = 3;
@@ -154,7 +160,7 @@ let candidates: i32 = 0;
 
 // @ts-ignore: decorator
 @inline function tryDistance(pos: i32, d: i32, max: i32, xsize: i32): void {
-  if (d <= 0 || d > pos) return;
+  if (d <= 0 || d > pos || d > MAX_DISTANCE) return;
   const here = packed + <usize>pos;
   const there = here - <usize>d;
   const n = matchLength(here, there, max);

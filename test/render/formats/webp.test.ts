@@ -98,6 +98,22 @@ describe('encodeWebpImage', () => {
       }
   });
 
+  it('never refers back farther than VP8L allows (2^20 − 120 packed pixels), however large the image', async () => {
+    // 2048 × 1024 pixels of 17 colours (a byte each): a block repeated after 1.5 million pixels, which the
+    // matcher would find and a decoder refuse. Measured: a 2048 px gradient export was unreadable so.
+    const [width, height] = [2048, 1024];
+    const random = seededRandom(5);
+    const block = Uint8Array.from({ length: width * 64 }, () => Math.floor(random() * 17));
+    const pixels = new Uint8Array(width * height);
+    for (let y = 0; y < height; y += 64)
+      pixels.set(y < 256 || y >= 768 ? block : block.map((v) => (v + y) % 17), y * width);
+    const palette = Array.from({ length: 17 }, (_, i) => ({ r: i * 15, g: 255 - i * 15, b: 128, a: 255 }));
+    const raster: Raster = { kind: 'indexed', width, height, pixels, palette };
+    const file = await encodeWebpImage(raster);
+    expect(chunkOf(file)).toBe('VP8L');
+    await decodesExactly(file, raster);
+  });
+
   it('indexes an RGBA raster of at most 256 colours, and leaves one of more to libwebp, lossy', async () => {
     const width = 64;
     const height = 48;
