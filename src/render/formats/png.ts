@@ -65,9 +65,9 @@ function indexScanlines(
   width: number,
   height: number,
   bitDepth: number,
-): { k: Kernel; lines: number; stride: number } {
+): { k: Kernel; lines: number } {
   const perByte = 8 / bitDepth;
-  const stride = Math.ceil(width / perByte) + 1;
+  const stride = scanlineBytes(width, bitDepth);
   const { k, base: lines } = kernelFor(stride * height + SLACK);
   const out = new Uint8Array(k.memory.buffer, lines, stride * height);
   for (let y = 0; y < height; y++) {
@@ -85,13 +85,20 @@ function indexScanlines(
       out[i] = byte;
     }
   }
-  return { k, lines, stride };
+  return { k, lines };
 }
 
 const bitDepthOf = (colours: number) => (colours <= 2 ? 1 : colours <= 4 ? 2 : colours <= 16 ? 4 : 8);
 
-/** A palette PNG around its IDAT: the PLTE, and a tRNS chunk when an entry is translucent. */
-function palettePng(palette: Rgba[], width: number, height: number, bitDepth: number, idat: Uint8Array) {
+/** Bytes of one palette scanline: the filter byte, then the indices packed `bitDepth` bits each. */
+const scanlineBytes = (width: number, bitDepth: number) => Math.ceil((width * bitDepth) / 8) + 1;
+
+/**
+ * A palette PNG of the packed scanlines at `lines` in `k`'s memory: the PLTE, a tRNS chunk when an entry is
+ * translucent, and the scanlines compressed.
+ */
+function palettePng(k: Kernel, lines: number, palette: Rgba[], width: number, height: number, bitDepth: number) {
+  const idat = compress(k, lines, scanlineBytes(width, bitDepth), height, 1, HASH_WAYS.palette);
   const plte = new Uint8Array(palette.length * 3);
   for (const [i, c] of palette.entries()) plte.set([c.r, c.g, c.b], i * 3);
   const parts = [SIGNATURE, ihdr(width, height, bitDepth, COLOR_TYPE.palette), chunk('PLTE', plte)];
@@ -108,8 +115,8 @@ function palettePng(palette: Rgba[], width: number, height: number, bitDepth: nu
 
 function encodeIndexed(pixels: Uint8Array, palette: Rgba[], width: number, height: number): Uint8Array<ArrayBuffer> {
   const bitDepth = bitDepthOf(palette.length);
-  const { k, lines, stride } = indexScanlines(pixels, width, height, bitDepth);
-  return palettePng(palette, width, height, bitDepth, compress(k, lines, stride, height, 1, HASH_WAYS.palette));
+  const { k, lines } = indexScanlines(pixels, width, height, bitDepth);
+  return palettePng(k, lines, palette, width, height, bitDepth);
 }
 
 /**
@@ -123,8 +130,7 @@ function encodeFewColours(r: RgbaRaster): Uint8Array<ArrayBuffer> | null {
   const { k, lines, palette } = indexed;
   const bitDepth = bitDepthOf(palette.length);
   if (bitDepth < 8) k.packIndices(lines, width, height, bitDepth);
-  const stride = Math.ceil(width / (8 / bitDepth)) + 1;
-  return palettePng(palette, width, height, bitDepth, compress(k, lines, stride, height, 1, HASH_WAYS.palette));
+  return palettePng(k, lines, palette, width, height, bitDepth);
 }
 
 /**
