@@ -1,4 +1,6 @@
+import { parseHex } from '../src/model/color.js';
 import type { RenderConfig } from '../src/model/render-config.js';
+import { encodePng } from '../src/render/formats/png.js';
 
 /** The standard request's URL without its id: a unique id after it keeps the standard 52 characters. */
 export const STANDARD_PREFIX = 'https://example.com/some/path?utm_source=qr&id=';
@@ -11,6 +13,37 @@ export const STYLED: Partial<RenderConfig> = {
   primaryColor: '#1a237e',
   backgroundColor: '#fff8e1',
 };
+
+/** The styled case of `npm run bench` (issue 14): rounded modules, extra-rounded rings, dot centres, a gradient, ECC H, with benchLogo. */
+export const STYLED_WITH_LOGO: Partial<RenderConfig> = {
+  moduleShape: 'rounded',
+  finderOuterShape: 'extra-rounded',
+  finderInnerShape: 'dot',
+  eccLevel: 'H',
+  foregroundGradient: {
+    type: 'linear',
+    rotation: 45,
+    stops: [
+      { offset: 0, color: '#0D47A1' },
+      { offset: 1, color: '#6A1B9A' },
+    ],
+  },
+};
+
+/** A 128 px logo: a filled disc, as a real PNG upload would arrive. */
+export function benchLogo(): Uint8Array {
+  const n = 128;
+  const pixels = new Uint8Array(n * n);
+  for (let y = 0; y < n; y++)
+    for (let x = 0; x < n; x++) pixels[y * n + x] = Math.hypot(x - 63.5, y - 63.5) < 60 ? 1 : 0;
+  return encodePng({
+    kind: 'indexed',
+    width: n,
+    height: n,
+    pixels,
+    palette: [parseHex('#FFFFFF00'), parseHex('#C62828')],
+  });
+}
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

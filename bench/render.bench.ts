@@ -22,6 +22,8 @@ import { scan } from '../src/render/verify/read.js';
 import { zbarReads } from '../src/render/verify/zbar.js';
 import { QR_DEFAULTS } from '../src/schema/qr-config.js';
 import { initWasm } from '../wasm/index.js';
+import { benchLogo, STYLED_WITH_LOGO } from './cases.js';
+import { packageZbarPayloads } from './previous-zbar.js';
 
 export const STANDARD = 'https://example.com/some/path?utm_source=qr&id=12345';
 
@@ -36,35 +38,8 @@ const svg = sceneToSvg(scene);
 const raster = rasterizeFlat(grid, scene);
 const expected = new TextEncoder().encode(STANDARD);
 
-/** A 128 px logo: a filled disc, as a real PNG upload would arrive. */
-const logo = (() => {
-  const n = 128;
-  const pixels = new Uint8Array(n * n);
-  for (let y = 0; y < n; y++)
-    for (let x = 0; x < n; x++) pixels[y * n + x] = Math.hypot(x - 63.5, y - 63.5) < 60 ? 1 : 0;
-  return encodePng({
-    kind: 'indexed',
-    width: n,
-    height: n,
-    pixels,
-    palette: [parseHex('#FFFFFF00'), parseHex('#C62828')],
-  });
-})();
-const styled: RenderConfig = {
-  ...config,
-  moduleShape: 'rounded',
-  finderOuterShape: 'extra-rounded',
-  finderInnerShape: 'dot',
-  eccLevel: 'H',
-  foregroundGradient: {
-    type: 'linear',
-    rotation: 45,
-    stops: [
-      { offset: 0, color: '#0D47A1' },
-      { offset: 1, color: '#6A1B9A' },
-    ],
-  },
-};
+const styled: RenderConfig = { ...config, ...STYLED_WITH_LOGO };
+const logo = benchLogo();
 const styledScene = (await designScene({ config: styled, assets: { logo } })).scene;
 const styledSvg = sceneToSvg(styledScene);
 const styledOut = await render({ config: styled, assets: { logo } });
@@ -119,6 +94,9 @@ bench
   })
   .add('stage: zbar reads the styled export at its own size (800 px)', async () => {
     await zbarReads(styledGrey, expected);
+  })
+  .add('stage: the same read by @undecaf/zbar-wasm (before our build, reference)', async () => {
+    await packageZbarPayloads(styledGrey);
   })
   .add('whole verified render, 800 px png (ours)', async () => {
     await render({ config, assets: {} });

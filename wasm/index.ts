@@ -9,7 +9,6 @@ import { init as initJpegDecode } from '@jsquash/jpeg/decode.js';
 import { init as initPngDecode } from '@jsquash/png/decode.js';
 import { init as initWebpDecode } from '@jsquash/webp/decode.js';
 import { init as initWebpEncode } from '@jsquash/webp/encode.js';
-import { getInstance as loadZbar, setModuleArgs as setZbarArgs } from '@undecaf/zbar-wasm';
 import { prepareZXingModule, purgeZXingModule } from 'zxing-wasm/reader';
 import { exportedMemory, instantiateReporting, Reloadable } from './reloadable.js';
 
@@ -80,12 +79,13 @@ export const initCodecs = (): Promise<void> =>
   Promise.all(Object.values(codecs).map((c) => c.ready())).then(() => undefined);
 
 /**
- * Our own kernel (wasm/assembly/), compiled by `npm run build` next to this module in dist/wasm; when this
- * module runs from source (under vitest) it is found in dist all the same.
+ * One of our own WASM modules, put next to this module in dist/wasm by `npm run build` (the kernel compiled
+ * from wasm/assembly/, zbar copied from wasm/zbar/); when this module runs from source (under vitest) it is
+ * found in dist all the same.
  */
-function kernelBytes(): Uint8Array<ArrayBuffer> {
-  const built = new URL('./kernel.wasm', import.meta.url);
-  const fromSource = new URL('../dist/wasm/kernel.wasm', import.meta.url);
+function builtBytes(name: string): Uint8Array<ArrayBuffer> {
+  const built = new URL(`./${name}`, import.meta.url);
+  const fromSource = new URL(`../dist/wasm/${name}`, import.meta.url);
   return new Uint8Array(readFileSync(existsSync(built) ? built : fromSource));
 }
 
@@ -96,7 +96,7 @@ let kernel: WebAssembly.Module | undefined;
  * 20 KB), and anything that writes a PNG needs it, on any thread.
  */
 export function kernelModule(): WebAssembly.Module {
-  kernel ??= new WebAssembly.Module(kernelBytes());
+  kernel ??= new WebAssembly.Module(builtBytes('kernel.wasm'));
   return kernel;
 }
 
@@ -146,15 +146,54 @@ function ownedResults<T extends { bytes: Uint8Array }>(vector: EmbindVector<T>):
   return { size: () => results.length, get: (i) => results[i]!, delete: () => {} };
 }
 
+/** The exports of our zbar build (wasm/zbar/qr-read.c). */
+export interface Zbar {
+  memory: WebAssembly.Memory;
+  malloc(bytes: number): number;
+  free(at: number): void;
+  /** A block the caller frees: the number of payloads, then each one's length and bytes; 0 on failure. */
+  qr_read(grey: number, width: number, height: number, invert: number): number;
+}
+
+const zbarCode = once(() => WebAssembly.compile(builtBytes('zbar.wasm')));
+
 /**
- * zbar, the second decoder family. Its Node build reads its .wasm from its own package directory; a new
- * instance is made by handing it new module arguments.
+ * What zbar asks of its host: the clock (WASI), for a symbol's timestamp, and a call when its memory grows,
+ * for hosts that keep views of it (zbar.ts makes its views after each call).
+ */
+const zbarImports = (memory: () => WebAssembly.Memory): WebAssembly.Imports => ({
+  wasi_snapshot_preview1: {
+    clock_time_get: (_id: number, _precision: bigint, at: number) => {
+      new DataView(memory().buffer).setBigUint64(at, BigInt(Date.now()) * 1_000_000n, true);
+      return 0;
+    },
+  },
+  env: { emscripten_notify_memory_growth: () => {} },
+});
+
+let zbarNow: Zbar | undefined;
+
+/**
+ * zbar, the second decoder family: our build of it (wasm/zbar/README.md), instantiated anew when renewed.
  */
 export const zbar = new Reloadable(async () => {
-  setZbarArgs({});
-  const module = await loadZbar();
-  return () => module.HEAPU8.buffer.byteLength;
+  let exports: (Zbar & { _initialize(): void }) | undefined;
+  const instance = await WebAssembly.instantiate(
+    await zbarCode(),
+    zbarImports(() => exports!.memory),
+  );
+  exports = instance.exports as unknown as Zbar & { _initialize(): void };
+  exports._initialize();
+  zbarNow = exports;
+  const { memory } = exports;
+  return () => memory.buffer.byteLength;
 }, RENEW_ABOVE_BYTES);
+
+/** zbar's current instance, instantiated on first use. */
+export async function zbarInstance(): Promise<Zbar> {
+  await zbar.ready();
+  return zbarNow!;
+}
 
 /** Every module that can be renewed, by name, as the worker reports its memory. */
 export const reloadables = { zxing, zbar, ...codecs };

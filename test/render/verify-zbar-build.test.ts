@@ -1,0 +1,60 @@
+/**
+ * Our zbar build (wasm/zbar/, zbar 0.23.92 built for speed) finds what @undecaf/zbar-wasm (zbar 0.23.90, built
+ * for size; the package the verifier used before, kept as the oracle) finds, byte for byte, in every grey
+ * image zbar is handed for a design (test/helpers/zbar-images.ts): each shape of the vocabulary alone, and
+ * designs where zbar's verdict is marginal. test/measure/zbar-build.ts compares them on random designs.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { packageZbarPayloads } from '../../bench/previous-zbar.js';
+import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES, MODULE_SHAPES } from '../../src/model/vocabulary.js';
+import { zbarPayloads } from '../../src/render/verify/zbar.js';
+import { initWasm } from '../../wasm/index.js';
+import { randomDesign } from '../helpers/random-design.js';
+import { zbarImages } from '../helpers/zbar-images.js';
+
+beforeAll(initWasm);
+
+const CONTENT = 'https://example.com/zbar/build?id=20261126';
+const hex = (ps: Uint8Array[]) => ps.map((p) => Buffer.from(p).toString('hex'));
+
+/** Each image's payloads as our build and the package find them, by image name. */
+async function bothReadings(design: Record<string, unknown>) {
+  const { images } = await zbarImages(design);
+  const ours: Record<string, string[]> = {};
+  const oracle: Record<string, string[]> = {};
+  for (const { name, image, invert } of images) {
+    ours[name] = hex(await zbarPayloads(image, invert));
+    oracle[name] = hex(await packageZbarPayloads(image, invert));
+  }
+  return { ours, oracle };
+}
+
+const SHAPES = [
+  ...MODULE_SHAPES.map((s) => ({ moduleShape: s })),
+  ...FINDER_OUTER_SHAPES.map((s) => ({ finderOuterShape: s })),
+  ...FINDER_INNER_SHAPES.map((s) => ({ finderInnerShape: s })),
+];
+
+describe('our zbar build reads as @undecaf/zbar-wasm does', () => {
+  it.each(SHAPES)(
+    '%o alone, 800 px: the same payloads from every image, and the content from the verifier’s',
+    async (shape) => {
+      const { ours, oracle } = await bothReadings({ content: CONTENT, outputWidth: 800, ...shape });
+      expect(ours).toEqual(oracle);
+      expect(ours.reduction).toEqual([Buffer.from(CONTENT).toString('hex')]);
+    },
+  );
+
+  it('a light-on-dark code: found inverted, not as it is', async () => {
+    const { ours, oracle } = await bothReadings({
+      content: CONTENT,
+      outputWidth: 600,
+      moduleShape: 'rounded',
+      primaryColor: '#F5F5F5',
+      backgroundColor: '#102030',
+    });
+    expect(ours).toEqual(oracle);
+    expect(ours['own size']).toEqual([Buffer.from(CONTENT).toString('hex')]);
+    expect(ours['own size, other polarity']).toEqual([]);
+  });
+});
