@@ -12,7 +12,7 @@ ZBAR_UPSTREAM=0.23.92
 ORIG_SHA256=dffc16695cb6e42fa318a4946fd42866c0f5ab735f7eaf450b108d1c3a19b4ba
 DEBIAN_SHA256=bb794d1466b2ba5adabbb5ac7d271e801c757d096d4838fb0f721f6ed87eb588
 EMSCRIPTEN=3.1.6~dfsg-5
-OPT=${ZBAR_OPT:--O3 -flto -msimd128}
+OPT=${ZBAR_OPT:--O3 -flto -msimd128 -Wl,-mllvm,-inline-threshold=4000}
 OUT=${ZBAR_OUT:-$here/zbar.wasm}
 
 # The toolchain: Debian's Emscripten (its clang, lld and binaryen come with it).
