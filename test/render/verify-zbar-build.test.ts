@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { packageZbarPayloads } from '../../bench/previous-zbar.js';
 import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES, MODULE_SHAPES } from '../../src/model/vocabulary.js';
 import { zbarPayloads } from '../../src/render/verify/zbar.js';
-import { initWasm } from '../../wasm/index.js';
+import { initWasm, zbar, zbarInstance } from '../../wasm/index.js';
 import { randomDesign } from '../helpers/random-design.js';
 import { zbarImages } from '../helpers/zbar-images.js';
 
@@ -68,5 +68,16 @@ describe('our zbar build reads as @undecaf/zbar-wasm does', () => {
     expect(ours).toEqual(oracle);
     expect(ours['own size']).toEqual([Buffer.from(CONTENT).toString('hex')]);
     expect(ours['own size, other polarity']).toEqual([]);
+  });
+
+  it('a renewed instance is a new one, in memory of its own, and reads as the first did', async () => {
+    const design = { content: CONTENT, outputWidth: 800, moduleShape: 'dots' };
+    const first = await bothReadings(design);
+    const before = await zbarInstance();
+    await zbar.renew();
+    const after = await zbarInstance();
+    expect(after).not.toBe(before);
+    expect(after.memory).not.toBe(before.memory);
+    expect(await bothReadings(design)).toEqual(first);
   });
 });
