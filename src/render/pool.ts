@@ -53,7 +53,7 @@ const RETRY_AFTER = { 'Retry-After': '1' };
  * guarantee may raise the ECC of a retry, which can grow it further.) A design whose layout is refused is
  * refused by its worker as it is laid out, before anything is drawn: it counts as no canvas.
  */
-export function canvasPixels(cfg: RenderConfig): number {
+function canvasPixels(cfg: RenderConfig): number {
   try {
     const { width, height } = designLayout(cfg, symbolSize(versionFor(cfg.content, cfg.eccLevel, cfg.minVersion)));
     return width * height;
@@ -71,17 +71,17 @@ interface Waiter {
  * The main thread's face of the Piscina pool, and its admission queue. A render is handed to Piscina only
  * when a worker is free and has loaded its modules, so its time limit starts with the render itself: time
  * spent waiting, for a worker or for one to start, is never charged to it. Piscina hands its first workers
- * tasks before they have loaded (they wait in the worker), so the service listens only once `ready` has
- * resolved; a replacement (a worker recycled or crashed) takes renders once it has loaded, Piscina's rule
- * and this pool's alike (see `warm`). A full queue answers SERVER_BUSY at once, a wait longer than `queueWaitMs` answers it
- * then. High-resolution renders have their own smaller allowance, so a burst of 4096 px exports cannot
- * occupy every worker. A client that goes away costs at most its render: the worker is never terminated
- * for it (see stop-flag.ts); only a render over its time limit costs a worker. A worker the recycler finds
- * due is retired between two of its renders, without failing any (see `retire`).
+ * tasks before they have loaded (the tasks wait in the worker), so the service listens only once `ready`
+ * has resolved; a replacement (a worker recycled or crashed) takes renders once it has loaded, by Piscina's
+ * rule and by this pool's (`warm`). A full queue answers SERVER_BUSY at once, a wait longer than
+ * `queueWaitMs` answers it then. High-resolution renders have their own smaller allowance, so a burst of
+ * 4096 px exports cannot occupy every worker. A client that goes away costs at most its render: the worker
+ * is never terminated for it (see stop-flag.ts); only a render over its time limit costs a worker. A worker
+ * the recycler finds due is retired between two of its renders, without failing any (see `retire`).
  */
 export class RenderPool {
   readonly piscina: Piscina;
-  /** Worker slots handed out: at most `workers`. */
+  /** Worker slots handed out: at most the warm workers. */
   private running = 0;
   private heavy = 0;
   private abandoned = 0;
@@ -95,8 +95,9 @@ export class RenderPool {
    * as many renders as there are may hold a worker at once. While a replacement loads, its slot waits.
    */
   private readonly warm = new Set<number>();
+  /** Settles once all the first workers are warm, or one has failed to start (`ready`). */
   private readonly started: Promise<void>;
-  /** Resolves `started`: called whenever the last of the workers is warm (again, harmlessly, after a replacement). */
+  /** Resolves `started`; called whenever every worker is warm, so again (to no effect) after a replacement. */
   private allWarm: () => void = () => {};
 
   constructor(private readonly opts: PoolOptions) {

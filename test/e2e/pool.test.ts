@@ -96,7 +96,9 @@ describe('backpressure and worker failure', () => {
   });
 
   it('a killed worker is replaced and the server keeps serving', async () => {
-    const svc = await startTestService({ workers: 2, cacheBytes: 0 });
+    // Renders wait in line for a replacement to load its modules, which may take seconds on a loaded
+    // machine: they wait for it rather than fail.
+    const svc = await startTestService({ workers: 2, queueWaitMs: 600_000, cacheBytes: 0 });
     try {
       expect((await svc.post('/api/qr/generate', { content: 'before' })).status).toBe(200);
       const victims = [...svc.service.pool.piscina.threads];
@@ -119,7 +121,8 @@ describe('backpressure and worker failure', () => {
   });
 
   it('a worker killed mid-render answers that request with a 500 envelope, not a hang', async () => {
-    const svc = await startTestService({ workers: 1, cacheBytes: 0 });
+    // The next render waits in line for the replacement to load, however long that takes here.
+    const svc = await startTestService({ workers: 1, queueWaitMs: 600_000, cacheBytes: 0 });
     try {
       await svc.post('/api/qr/generate', { content: 'warm up' });
       const pending = svc.post('/api/qr/generate', { content: 'doomed', fileFormat: 'jpg', outputWidth: 4096 });
