@@ -123,7 +123,9 @@ for (let r = 0; r < ROUNDS; r++) {
     workers.push(await workerStart(build, main));
   }
 }
-console.log(`engine starts, QR_WORKERS=${process.env.QR_WORKERS ?? 'cores'}, a burst of ${BURST} renders at the listening line:`);
+console.log(
+  `engine starts, QR_WORKERS=${process.env.QR_WORKERS ?? 'cores'}, a burst of ${BURST} renders at the listening line:`,
+);
 console.table(starts);
 console.log('one render worker starting alone:');
 console.table(workers);

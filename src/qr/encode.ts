@@ -62,7 +62,7 @@ export interface DataCodewords {
 }
 
 /** The smallest version ≥ minVersion that holds the payload at `ecc`, and its optimal segmentation. */
-function fit(p: Payload, ecc: EccLevel, minVersion: number): { version: number; seg: Segmentation } {
+function fitVersion(p: Payload, ecc: EccLevel, minVersion: number): { version: number; seg: Segmentation } {
   checkRange('minVersion', minVersion, MIN_VERSION, MAX_VERSION);
   let bits = 0;
   for (let cls = versionClass(minVersion); cls < CLASS_RANGES.length; cls++) {
@@ -81,12 +81,12 @@ function fit(p: Payload, ecc: EccLevel, minVersion: number): { version: number; 
  * runs (src/render/pool.ts).
  */
 export const versionFor = (text: string, ecc: EccLevel, minVersion: number = MIN_VERSION): number =>
-  fit(payload(text), ecc, minVersion).version;
+  fitVersion(payload(text), ecc, minVersion).version;
 
 /** Segments `text` optimally and packs it into the smallest version ≥ minVersion that holds it at `ecc`. */
 export function encodeData(text: string, ecc: EccLevel, minVersion: number = MIN_VERSION): DataCodewords {
   const p = payload(text);
-  const { version, seg } = fit(p, ecc, minVersion);
+  const { version, seg } = fitVersion(p, ecc, minVersion);
 
   const capacity = dataCodewords(version, ecc);
   const buf = new BitBuffer(capacity);

@@ -74,7 +74,11 @@ describe('backpressure and worker failure', () => {
         { name: 'small version', body: { content: 'small' }, heavy: false },
         { name: 'large version', body: { content: 'x'.repeat(1300) }, heavy: true },
         { name: 'version 21 bare', body: { content: 'y'.repeat(700) }, heavy: false },
-        { name: 'version 21 framed', body: { content: 'y'.repeat(700), frameStyle: 'circular', ctaText: 'Scan me' }, heavy: true },
+        {
+          name: 'version 21 framed',
+          body: { content: 'y'.repeat(700), frameStyle: 'circular', ctaText: 'Scan me' },
+          heavy: true,
+        },
       ];
       for (const { name, body, heavy } of cases) {
         // Two at once: with one high-resolution render allowed, the second of two heavy ones is refused.
@@ -88,7 +92,8 @@ describe('backpressure and worker failure', () => {
         // The canvas the render drew is what the pool counted.
         const [w, h] = ['x-qr-width', 'x-qr-height'].map((k) => Number(ok[0]!.headers.get(k)));
         expect([name, w! * h! > heavyPixels]).toEqual([name, heavy]);
-        for (const r of ok) expect((await decodeOne('png', new Uint8Array(await r.arrayBuffer()))).text).toBe(body.content);
+        for (const r of ok)
+          expect((await decodeOne('png', new Uint8Array(await r.arrayBuffer()))).text).toBe(body.content);
       }
     } finally {
       await svc.close();

@@ -63,9 +63,7 @@ describe('layout', () => {
       expect(l.width).toBeGreaterThan(33 * 9);
       // A height that cannot hold the frame and the block is not made up for by width: refused as before.
       expect(() =>
-        computeLayout(25, { quietZone: 4, pixelsPerModule: 9, outputHeight: 310 }, (w, h) =>
-          textInsets(cfg, w, h),
-        ),
+        computeLayout(25, { quietZone: 4, pixelsPerModule: 9, outputHeight: 310 }, (w, h) => textInsets(cfg, w, h)),
       ).toThrow(expect.objectContaining({ code: 'VALUE_OUT_OF_RANGE', field: 'pixelsPerModule' }));
     });
 
