@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENTRY_OVERHEAD_BYTES } from '../../src/render/cache.js';
 import { decodeOne } from '../helpers/decode.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -44,7 +45,7 @@ describe('the render cache admits a design on its second sighting', () => {
       expect(Buffer.from(third.file).equals(Buffer.from(second.file))).toBe(true);
       const after = await cacheStats();
       expect(after.entries - before.entries).toBe(1);
-      expect(after.bytes - before.bytes).toBe(second.file.byteLength);
+      expect(after.bytes - before.bytes).toBe(second.file.byteLength + ENTRY_OVERHEAD_BYTES);
       expect(after.hits - before.hits).toBe(1);
     }
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RenderCache } from '../../src/render/cache.js';
+import { ENTRY_OVERHEAD_BYTES, RenderCache } from '../../src/render/cache.js';
 import { Doorkeeper } from '../../src/render/doorkeeper.js';
 import type { RenderSuccess } from '../../src/render/types.js';
 
@@ -41,11 +41,19 @@ describe('RenderCache admission', () => {
     expect(cache.get('design')).toBeUndefined();
     cache.set('design', second);
     expect(cache.get('design')).toBe(second);
-    expect(cache.stats()).toMatchObject({ entries: 1, bytes: 1000, hits: 1, misses: 2, declined: 1 });
+    expect(cache.stats()).toMatchObject({
+      entries: 1,
+      bytes: 1000 + ENTRY_OVERHEAD_BYTES,
+      hits: 1,
+      misses: 2,
+      declined: 1,
+    });
   });
 
   it('admits a repeated design among one-off traffic, and evicts the least recently used past its bytes', () => {
-    const cache = new RenderCache(4000);
+    // Room for four entries of 1000 bytes and what each holds beside them.
+    const entry = 1000 + ENTRY_OVERHEAD_BYTES;
+    const cache = new RenderCache(4 * entry);
     const sighted = (key: string) => {
       cache.set(key, render(1000));
       cache.set(key, render(1000));
@@ -56,7 +64,7 @@ describe('RenderCache admission', () => {
     sighted('e');
     // 'b' was the least recently used once 'a' was read again.
     expect(['a', 'b', 'c', 'd', 'e'].map((k) => cache.get(k) !== undefined)).toEqual([true, false, true, true, true]);
-    expect(cache.stats()).toMatchObject({ entries: 4, bytes: 4000 });
+    expect(cache.stats()).toMatchObject({ entries: 4, bytes: 4 * entry });
   });
 
   it('keeps nothing when off, however often a key is seen', () => {
