@@ -104,8 +104,9 @@ export class EdgeCache {
     if (r.status !== 200 || !(r.body instanceof Uint8Array) || r.body.byteLength > EDGE_MAX_ANSWER_BYTES) return;
     let size = key.length + r.body.byteLength;
     for (const [name, value] of Object.entries(r.headers)) size += name.length + value.length;
-    // A copy of exactly its size: the relayed bytes may be a slice of a larger socket buffer.
-    this.kept.set(key, { headers: r.headers, body: new Uint8Array(r.body), size });
+    const kept: Kept = { headers: r.headers, body: r.body, size };
+    // Once kept, a copy of exactly its size: the relayed bytes may be a slice of a larger socket buffer.
+    if (this.kept.set(key, kept)) kept.body = new Uint8Array(r.body);
   }
 
   stats() {
