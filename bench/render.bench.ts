@@ -14,7 +14,8 @@ import { encodePng } from '../src/render/formats/png.js';
 import { render } from '../src/render/guarantee.js';
 import { computeLayout } from '../src/render/layout.js';
 import { designScene } from '../src/render/pipeline.js';
-import { rasterizeFlat, rasterizeScene, rasterizeSvg } from '../src/render/raster.js';
+import { rasterizeFlat, rasterizeScene } from '../src/render/raster.js';
+import { loadResvg, rasterizeSvg } from '../src/render/resvg.js';
 import { buildScene } from '../src/render/scene.js';
 import { sceneToSvg } from '../src/render/svg.js';
 import { verifyRaster } from '../src/render/verify/index.js';
@@ -26,6 +27,7 @@ import { initWasm } from '../wasm/index.js';
 export const STANDARD = 'https://example.com/some/path?utm_source=qr&id=12345';
 
 await initWasm();
+await loadResvg();
 const config: RenderConfig = { ...QR_DEFAULTS, content: STANDARD, outputWidth: 800 };
 const BLACK = parseHex('#000000');
 const symbol = encode(STANDARD, { ecc: 'M' });

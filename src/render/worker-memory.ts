@@ -7,7 +7,7 @@ import { kernelMemoryBytes } from './kernel.js';
 /**
  * What a render worker holds, by part, as it reports after each task. `externalBytes` is all memory V8 holds
  * outside its heap for this thread (ArrayBuffers and every WASM memory); `wasmBytes` the part of it each
- * WASM module we can measure holds (resvg's is inside external but not measurable on its own).
+ * WASM module the worker has loaded holds.
  */
 export interface WorkerMemory {
   threadId: number;
