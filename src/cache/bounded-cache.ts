@@ -1,4 +1,4 @@
-import { Doorkeeper } from '../render/doorkeeper.js';
+import { Doorkeeper } from './doorkeeper.js';
 
 export interface BoundedCacheOptions<V> {
   /** The bytes all kept values may hold together; least recently used out past it. */
@@ -9,16 +9,23 @@ export interface BoundedCacheOptions<V> {
   maxEntryBytes?: number;
   /**
    * Admission on the second sighting: a value is kept only when its key was offered before within the
-   * last `admitOnSecondSighting` to twice that many distinct keys (doorkeeper.ts), so traffic of one-off
-   * keys never evicts the keys that repeat. Absent: every value offered is kept.
+   * doorkeeper's window (doorkeeper.ts; DOORKEEPER_KEYS_PER_BYTE of `maxBytes`), so traffic of one-off keys
+   * never evicts the keys that repeat. Absent: every value offered is kept.
    */
-  admitOnSecondSighting?: number;
+  admitOnSecondSighting?: boolean;
 }
 
 /**
+ * Keys the doorkeeper remembers per generation, per byte of cache: one per KB, several times the entries the
+ * cache can hold (a render or an answer of issue 17's mix holds 2–24 KB with its overhead), as TinyLFU sizes
+ * its window; at least 1024.
+ */
+const DOORKEEPER_KEYS_PER_BYTE = 1 / 1024;
+
+/**
  * Values kept by key in a bounded number of bytes, least recently used first out, with an optional
- * admission policy: the one store behind the site's edge cache (src/gateway/edge-cache.ts), written so the
- * engine's render cache can sit on it too.
+ * admission policy: the one store behind the engine's render cache (src/render/cache.ts) and the site's
+ * edge cache (src/gateway/edge-cache.ts).
  */
 export class BoundedCache<V> {
   /** In use order: a Map iterates in insertion order, and a read moves its entry to the end. */
@@ -33,8 +40,9 @@ export class BoundedCache<V> {
 
   constructor(private readonly options: BoundedCacheOptions<V>) {
     this.maxEntryBytes = Math.min(options.maxBytes, options.maxEntryBytes ?? options.maxBytes / 4);
-    this.doorkeeper =
-      options.admitOnSecondSighting === undefined ? undefined : new Doorkeeper(options.admitOnSecondSighting);
+    this.doorkeeper = options.admitOnSecondSighting
+      ? new Doorkeeper(Math.max(1024, Math.ceil(options.maxBytes * DOORKEEPER_KEYS_PER_BYTE)))
+      : undefined;
   }
 
   get(key: string): V | undefined {

@@ -33,9 +33,6 @@ interface Kept {
  */
 export const EDGE_MAX_ANSWER_BYTES = WHOLE_UP_TO_BYTES;
 
-/** Doorkeeper keys per byte of cache: one per KB, about ten per answer of the common sizes (2–20 KB). */
-const DOORKEEPER_KEYS_PER_BYTE = 1 / 1024;
-
 /** What the engine's own 304 carries of the 200's headers (src/api/render-response.ts, templates.ts). */
 const NOT_MODIFIED_HEADERS = ['etag', 'cache-control'] as const;
 
@@ -69,7 +66,7 @@ export class EdgeCache {
     this.kept = new BoundedCache<Kept>({
       maxBytes,
       sizeOf: (k) => k.size,
-      admitOnSecondSighting: Math.max(1024, Math.ceil(maxBytes * DOORKEEPER_KEYS_PER_BYTE)),
+      admitOnSecondSighting: true,
     });
   }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BoundedCache } from '../../src/cache/bounded-cache.js';
 
 /** Values that are their own size in bytes. */
-const sized = (options: { maxBytes: number; maxEntryBytes?: number; admitOnSecondSighting?: number }) =>
+const sized = (options: { maxBytes: number; maxEntryBytes?: number; admitOnSecondSighting?: boolean }) =>
   new BoundedCache<{ n: number }>({ ...options, sizeOf: (v) => v.n });
 
 describe('BoundedCache without admission', () => {
@@ -54,7 +54,7 @@ describe('BoundedCache without admission', () => {
 
 describe('BoundedCache admitting on the second sighting (the doorkeeper)', () => {
   it('keeps a value the second time its key is offered', () => {
-    const cache = sized({ maxBytes: 1000, admitOnSecondSighting: 1024 });
+    const cache = sized({ maxBytes: 1000, admitOnSecondSighting: true });
     expect(cache.set('k', { n: 10 })).toBe(false);
     expect(cache.get('k')).toBeUndefined();
     const second = { n: 10 };
@@ -65,7 +65,7 @@ describe('BoundedCache admitting on the second sighting (the doorkeeper)', () =>
   });
 
   it('one-off keys never evict the keys that repeat', () => {
-    const cache = sized({ maxBytes: 300, maxEntryBytes: 100, admitOnSecondSighting: 1024 });
+    const cache = sized({ maxBytes: 300, maxEntryBytes: 100, admitOnSecondSighting: true });
     for (const key of ['a', 'b', 'c']) {
       cache.set(key, { n: 100 });
       cache.set(key, { n: 100 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ENTRY_OVERHEAD_BYTES, RenderCache } from '../../src/render/cache.js';
-import { Doorkeeper } from '../../src/render/doorkeeper.js';
+import { Doorkeeper } from '../../src/cache/doorkeeper.js';
 import type { RenderSuccess } from '../../src/render/types.js';
 
 /** A render of `size` bytes; the cache reads only the bytes, the rest is what a real result carries. */
