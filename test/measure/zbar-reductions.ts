@@ -98,10 +98,11 @@ for (let i = START; i < START + N; i++) {
   const lightOnDark = greyLevel(composite(weakest.foreground, bg)) > greyLevel(bg);
   const { width, height } = checked;
   const plan = planReads(d.layout, width, height, false, lightOnDark);
-  const box = (px: number) => ({ f: Math.max(1, Math.floor(d.layout.modulePx / px)), invert: lightOnDark });
-  const { grey, reduced } = scan(checked, READ_AS_FILE[format], [...plan.boxes, box(4), box(5)]);
+  const box = (px: number) => ({ f: Math.max(1, Math.floor(d.layout.modulePx / px)), invert: lightOnDark, zbar: true });
+  // zbar's candidates are all of its own grey (read.ts), as the verifier hands it.
+  const { grey, zbarGrey, reduced } = scan(checked, READ_AS_FILE[format], [...plan.boxes, box(4), box(5)], true);
   // Only designs zxing verifies would reach zbar's verdict.
-  const layer = plan.boxes.length > 2 ? reduced[2]! : null;
+  const layer = plan.boxes.length > 3 ? reduced[3]! : null;
   const zxing =
     (await decodes(reduced[0]!, FAST, expected)) || (await decodesAsDelivered(layer, grey, width, height, expected));
   if (!zxing) continue;
@@ -109,18 +110,18 @@ for (let i = START; i < START + N; i++) {
   const fileReads = (await decodeWithZbar(format, file)).some((b) => Buffer.from(b).equals(expected));
   if (fileReads) fileRead++;
   const far = (img: GreyImage) => zbarRead(img.width, img.height, pixelsOf(img), expected, false);
-  const [r3, r4, r5] = [reduced[0]!, reduced.at(-2)!, reduced.at(-1)!].map(far) as [
+  const [r3, r4, r5] = [reduced[2]!, reduced.at(-2)!, reduced.at(-1)!].map(far) as [
     ReturnType<typeof far>,
     ReturnType<typeof far>,
     ReturnType<typeof far>,
   ];
-  const full = zbarRead(width, height, grey, expected, lightOnDark);
+  const full = zbarRead(width, height, zbarGrey!, expected, lightOnDark);
   const verdicts: Record<Candidate, { read: boolean; ms: number }> = {
     '3 px': r3,
     '4 px': r4,
     '5 px': r5,
     full,
-    'full, every 2nd line': zbarRead(width, height, grey, expected, lightOnDark, 2),
+    'full, every 2nd line': zbarRead(width, height, zbarGrey!, expected, lightOnDark, 2),
     '3 px, then full (today)': { read: r3.read && full.read, ms: r3.ms + (r3.read ? full.ms : 0) },
   };
   const tag = `seed ${seed}: ${format} ${width} px, ${d.layout.modulePx} px/module, ${config.moduleShape}/${config.finderOuterShape}/${config.finderInnerShape}, scale ${config.moduleScale}`;
