@@ -39,10 +39,8 @@ export function scan(src: usize, rgba: bool, formula: i32, table: usize, width: 
   for (let y = 0; y < height; y++) {
     const row = grey + <usize>(y * width);
     const zbarRow = zbarGrey + <usize>(y * zbarStride);
-    if (rgba) {
-      greyRow(src + (<usize>(y * width) << 2), width, formula, row);
-      if (zbarGrey != 0) greyRow(src + (<usize>(y * width) << 2), width, GREY_ZBAR, zbarRow);
-    } else lookUpRow(src + <usize>(y * width), width, table, row, zbarGrey != 0 ? zbarTable : 0, zbarRow);
+    if (rgba) greyRow(src + (<usize>(y * width) << 2), width, formula, row, zbarGrey != 0 ? zbarRow : 0);
+    else lookUpRow(src + <usize>(y * width), width, table, row, zbarGrey != 0 ? zbarTable : 0, zbarRow);
     for (let k = 0; k < nBoxes; k++) {
       const spec = boxes + <usize>(k * BOX_BYTES);
       const f = load<i32>(spec);
@@ -74,16 +72,13 @@ function lookUpRow(p: usize, width: i32, table: usize, out: usize, zbarTable: us
   }
 }
 
-/** One row of straight RGBA as grey: sixteen opaque pixels at a time, any group with a translucent one pixel by pixel. */
-function greyRow(p: usize, width: i32, formula: i32, out: usize): void {
-  // Per pixel weights as i16 pairs, summed by a dot product: R·wr + G·wg and B·wb + 0; zbar's weights need
-  // more than 16 bits for G, so its pixels are spread to R, G, G, B and G is weighed in two halves.
-  const weights =
-    formula == GREY_ZBAR
-      ? i16x8(19595, 19235, 19234, 7472, 19595, 19235, 19234, 7472)
-      : formula == GREY_ZXING
-        ? i16x8(306, 601, 117, 0, 306, 601, 117, 0)
-        : i16x8(77, 150, 29, 0, 77, 150, 29, 0);
+/**
+ * One row of straight RGBA as grey by `formula` into `out`, and by zbar's into `zbarOut` unless it is 0,
+ * from the same loads: sixteen opaque pixels at a time, any group with a translucent one pixel by pixel.
+ */
+function greyRow(p: usize, width: i32, formula: i32, out: usize, zbarOut: usize): void {
+  const weights = weightsOf(formula);
+  const zbarWeights = weightsOf(GREY_ZBAR);
   let x = 0;
   for (; x + 16 <= width; x += 16) {
     const q = p + (<usize>x << 2);
@@ -92,14 +87,42 @@ function greyRow(p: usize, width: i32, formula: i32, out: usize): void {
     const c = v128.load(q, 32);
     const d = v128.load(q, 48);
     if (!allOpaque(a, b, c, d)) {
-      for (let i = 0; i < 16; i++) store<u8>(out + <usize>(x + i), <u8>greyOf(load<u32>(q + (<usize>i << 2)), formula));
+      for (let i = 0; i < 16; i++) {
+        const px = load<u32>(q + (<usize>i << 2));
+        store<u8>(out + <usize>(x + i), <u8>greyOf(px, formula));
+        if (zbarOut != 0) store<u8>(zbarOut + <usize>(x + i), <u8>greyOf(px, GREY_ZBAR));
+      }
       continue;
     }
-    const lo = i16x8.narrow_i32x4_u(luma(a, weights, formula), luma(b, weights, formula));
-    const hi = i16x8.narrow_i32x4_u(luma(c, weights, formula), luma(d, weights, formula));
-    v128.store(out + <usize>x, i8x16.narrow_i16x8_u(lo, hi));
+    v128.store(out + <usize>x, lumas(a, b, c, d, weights, formula));
+    if (zbarOut != 0) v128.store(zbarOut + <usize>x, lumas(a, b, c, d, zbarWeights, GREY_ZBAR));
   }
-  for (; x < width; x++) store<u8>(out + <usize>x, <u8>greyOf(load<u32>(p + (<usize>x << 2)), formula));
+  for (; x < width; x++) {
+    const px = load<u32>(p + (<usize>x << 2));
+    store<u8>(out + <usize>x, <u8>greyOf(px, formula));
+    if (zbarOut != 0) store<u8>(zbarOut + <usize>x, <u8>greyOf(px, GREY_ZBAR));
+  }
+}
+
+/**
+ * A formula's weights as i16 pairs, summed by a dot product: R·wr + G·wg and B·wb + 0; zbar's weights need
+ * more than 16 bits for G, so its pixels are spread to R, G, G, B (lanes) and G is weighed in two halves.
+ */
+// @ts-ignore: decorator
+@inline function weightsOf(formula: i32): v128 {
+  return formula == GREY_ZBAR
+    ? i16x8(19595, 19235, 19234, 7472, 19595, 19235, 19234, 7472)
+    : formula == GREY_ZXING
+      ? i16x8(306, 601, 117, 0, 306, 601, 117, 0)
+      : i16x8(77, 150, 29, 0, 77, 150, 29, 0);
+}
+
+/** The grey levels of sixteen opaque pixels, as bytes. */
+// @ts-ignore: decorator
+@inline function lumas(a: v128, b: v128, c: v128, d: v128, weights: v128, formula: i32): v128 {
+  const lo = i16x8.narrow_i32x4_u(luma(a, weights, formula), luma(b, weights, formula));
+  const hi = i16x8.narrow_i32x4_u(luma(c, weights, formula), luma(d, weights, formula));
+  return i8x16.narrow_i16x8_u(lo, hi);
 }
 
 // @ts-ignore: decorator

@@ -87,14 +87,21 @@ export interface Scan {
  * palette on whose colours the two formulas agree (a grey one: black on white, a JPEG's luma) is greyed
  * once for both.
  */
-export function scan(r: Raster, asFile: boolean, boxes: BoxFilter[], zbarNative = false): Scan {
+export function scan(r: Raster, asFile: boolean, requested: BoxFilter[], zbarNative = false): Scan {
   const { width, height } = r;
   const n = width * height;
   const formula = asFile ? stbGrey : zxingGrey;
   const tables =
     r.kind === 'indexed' ? { reader: paletteGrey(r.palette, formula), zbar: paletteGrey(r.palette, zbarGreyOf) } : null;
   const shared = tables?.reader.every((v, i) => v === tables.zbar[i]) ?? false;
-  const zbarOwn = !shared && (zbarNative || boxes.some((b) => b.zbar));
+  const zbarOwn = !shared && (zbarNative || requested.some((b) => b.zbar));
+  // A box asked twice (one of zbar's grey, when that is the reader's, and its twin) is made once.
+  const keyOf = (b: BoxFilter) => `${b.f} ${b.invert} ${zbarOwn && b.zbar === true}`;
+  const boxes: BoxFilter[] = [];
+  const slots = requested.map((b) => {
+    const i = boxes.findIndex((m) => keyOf(m) === keyOf(b));
+    return i >= 0 ? i : boxes.push(b) - 1;
+  });
   const sizes = boxes.map((b) => boxSize(width, height, b));
   const padded = (bytes: number) => bytes + 16 + ((16 - (bytes % 16)) % 16);
   // Layout: the pixels, then palette greys (the reader's, zbar's), grey image, zbar's grey image or row (each
@@ -143,14 +150,14 @@ export function scan(r: Raster, asFile: boolean, boxes: BoxFilter[], zbarNative 
     zbarOwn ? base + zbar : 0,
     zbarNative ? width : 0,
   );
-  const reduced = sizes.map(([w, h], i) => ({
+  const images = sizes.map(([w, h], i) => ({
     width: w,
     height: h,
     pgm: memory.slice(headerBefore(memory, at[i]!.out, w, h), at[i]!.out + w * h),
   }));
   const readerGrey = memory.slice(base + grey, base + grey + n);
   const zbarImage = !zbarNative ? null : zbarOwn ? memory.slice(base + zbar, base + zbar + n) : readerGrey;
-  return { grey: readerGrey, zbarGrey: zbarImage, reduced };
+  return { grey: readerGrey, zbarGrey: zbarImage, reduced: slots.map((i) => images[i]!) };
 }
 
 /** The full-size grey image as zxing is handed it. */
