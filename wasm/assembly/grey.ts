@@ -39,8 +39,15 @@ export function scan(src: usize, rgba: bool, formula: i32, table: usize, width: 
   for (let y = 0; y < height; y++) {
     const row = grey + <usize>(y * width);
     const zbarRow = zbarGrey + <usize>(y * zbarStride);
-    if (rgba) greyRow(src + (<usize>(y * width) << 2), width, formula, row, zbarGrey != 0 ? zbarRow : 0);
-    else lookUpRow(src + <usize>(y * width), width, table, row, zbarGrey != 0 ? zbarTable : 0, zbarRow);
+    if (rgba) {
+      // Each combination spelt out, so that the inlined loop is compiled for it with no test per pixel.
+      const p = src + (<usize>(y * width) << 2);
+      if (zbarGrey == 0) {
+        if (formula == GREY_ZXING) greyRow(p, width, GREY_ZXING, row, false, 0);
+        else greyRow(p, width, GREY_STB, row, false, 0);
+      } else if (formula == GREY_ZXING) greyRow(p, width, GREY_ZXING, row, true, zbarRow);
+      else greyRow(p, width, GREY_STB, row, true, zbarRow);
+    } else lookUpRow(src + <usize>(y * width), width, table, row, zbarGrey != 0 ? zbarTable : 0, zbarRow);
     for (let k = 0; k < nBoxes; k++) {
       const spec = boxes + <usize>(k * BOX_BYTES);
       const f = load<i32>(spec);
@@ -73,10 +80,11 @@ function lookUpRow(p: usize, width: i32, table: usize, out: usize, zbarTable: us
 }
 
 /**
- * One row of straight RGBA as grey by `formula` into `out`, and by zbar's into `zbarOut` unless it is 0,
- * from the same loads: sixteen opaque pixels at a time, any group with a translucent one pixel by pixel.
+ * One row of straight RGBA as grey by `formula` into `out`, and by zbar's into `zbarOut` when `both`, from
+ * the same loads: sixteen opaque pixels at a time, any group with a translucent one pixel by pixel.
  */
-function greyRow(p: usize, width: i32, formula: i32, out: usize, zbarOut: usize): void {
+// @ts-ignore: decorator
+@inline function greyRow(p: usize, width: i32, formula: i32, out: usize, both: bool, zbarOut: usize): void {
   const weights = weightsOf(formula);
   const zbarWeights = weightsOf(GREY_ZBAR);
   let x = 0;
@@ -90,17 +98,17 @@ function greyRow(p: usize, width: i32, formula: i32, out: usize, zbarOut: usize)
       for (let i = 0; i < 16; i++) {
         const px = load<u32>(q + (<usize>i << 2));
         store<u8>(out + <usize>(x + i), <u8>greyOf(px, formula));
-        if (zbarOut != 0) store<u8>(zbarOut + <usize>(x + i), <u8>greyOf(px, GREY_ZBAR));
+        if (both) store<u8>(zbarOut + <usize>(x + i), <u8>greyOf(px, GREY_ZBAR));
       }
       continue;
     }
     v128.store(out + <usize>x, lumas(a, b, c, d, weights, formula));
-    if (zbarOut != 0) v128.store(zbarOut + <usize>x, lumas(a, b, c, d, zbarWeights, GREY_ZBAR));
+    if (both) v128.store(zbarOut + <usize>x, lumas(a, b, c, d, zbarWeights, GREY_ZBAR));
   }
   for (; x < width; x++) {
     const px = load<u32>(p + (<usize>x << 2));
     store<u8>(out + <usize>x, <u8>greyOf(px, formula));
-    if (zbarOut != 0) store<u8>(zbarOut + <usize>x, <u8>greyOf(px, GREY_ZBAR));
+    if (both) store<u8>(zbarOut + <usize>x, <u8>greyOf(px, GREY_ZBAR));
   }
 }
 
