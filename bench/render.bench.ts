@@ -73,9 +73,9 @@ const styledOut = await render({ config: styled, assets: { logo } });
 /** The styled export's grey, as the verifier hands it to zbar at its own size. */
 const styledGrey = (() => {
   const r = rasterizeScene(styledScene);
-  const { grey } = scan(r, true, []);
+  const { zbarGrey } = scan(r, true, [], true);
   r.release();
-  return { width: r.width, height: r.height, pixels: grey };
+  return { width: r.width, height: r.height, pixels: zbarGrey! };
 })();
 if (!styledOut.ok || styledOut.corrections.length)
   throw new Error(`the styled bench case must render as given: ${JSON.stringify(styledOut)}`);

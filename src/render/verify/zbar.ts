@@ -2,7 +2,8 @@ import { getInstance, ZBarConfigType, ZBarSymbol, ZBarSymbolType } from '@undeca
 
 /*
  * The second decoder family: zbar (C, its own finder and line scanner), independent of zxing's lineage, in
- * WebAssembly. It is handed grey bytes the verifier has already made (read.ts), dark on light.
+ * WebAssembly. It is handed grey bytes the verifier has already made (read.ts), by zbar's own formula, dark on
+ * light.
  */
 
 /** zbar's four-character code for an image of one grey byte per pixel. */
