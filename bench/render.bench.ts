@@ -14,7 +14,8 @@ import { encodePng } from '../src/render/formats/png.js';
 import { render } from '../src/render/guarantee.js';
 import { computeLayout } from '../src/render/layout.js';
 import { designScene } from '../src/render/pipeline.js';
-import { rasterizeFlat, rasterizeScene, rasterizeSvg } from '../src/render/raster.js';
+import { rasterizeFlat, rasterizeScene } from '../src/render/raster.js';
+import { loadResvg, rasterizeSvg } from '../src/render/resvg.js';
 import { buildScene } from '../src/render/scene.js';
 import { sceneToSvg } from '../src/render/svg.js';
 import { verifyRaster } from '../src/render/verify/index.js';
@@ -28,6 +29,7 @@ import { packageZbarPayloads } from './previous-zbar.js';
 export const STANDARD = 'https://example.com/some/path?utm_source=qr&id=12345';
 
 await initWasm();
+await loadResvg();
 const config: RenderConfig = { ...QR_DEFAULTS, content: STANDARD, outputWidth: 800 };
 const BLACK = parseHex('#000000');
 const symbol = encode(STANDARD, { ecc: 'M' });
@@ -46,9 +48,9 @@ const styledOut = await render({ config: styled, assets: { logo } });
 /** The styled export's grey, as the verifier hands it to zbar at its own size. */
 const styledGrey = (() => {
   const r = rasterizeScene(styledScene);
-  const { grey } = scan(r, true, []);
+  const { zbarGrey } = scan(r, true, [], true);
   r.release();
-  return { width: r.width, height: r.height, pixels: grey };
+  return { width: r.width, height: r.height, pixels: zbarGrey! };
 })();
 if (!styledOut.ok || styledOut.corrections.length)
   throw new Error(`the styled bench case must render as given: ${JSON.stringify(styledOut)}`);

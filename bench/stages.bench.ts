@@ -30,7 +30,8 @@ import { encodeWebpImage } from '../src/render/formats/webp.js';
 import { render } from '../src/render/guarantee.js';
 import type { ResidentRaster } from '../src/render/kernel.js';
 import { designScene, type Designed, readBack } from '../src/render/pipeline.js';
-import { rasterizeFlat, rasterizeScene, rasterizeSvg } from '../src/render/raster.js';
+import { rasterizeFlat, rasterizeScene } from '../src/render/raster.js';
+import { loadResvg, rasterizeSvg } from '../src/render/resvg.js';
 import { sceneToSvg } from '../src/render/svg.js';
 import { judgeRaster } from '../src/render/verify/index.js';
 import { decodes, decodesAsDelivered, FAST, planReads, zbarDecodedAt } from '../src/render/verify/plan.js';
@@ -45,12 +46,14 @@ import { previousPdf } from './previous-vector.js';
 
 await initWasm();
 await initCodecs();
+await loadResvg();
 
 type Render = typeof render;
 /** Another build's `render`, its kernel and codecs initialised as ours are. */
 async function peerRender(dist: string): Promise<Render> {
   const wasm = (await import(`${dist}/wasm/index.js`)) as typeof import('../wasm/index.js');
-  // A build beside ours shares our node_modules, whose resvg refuses a second initialisation: the rest is ready.
+  // A build from before resvg left the workers loads it in initWasm; beside ours it shares our node_modules,
+  // whose resvg refuses a second initialisation: the rest is ready.
   await wasm.initWasm().catch(() => undefined);
   // Builds from before the codecs became Reloadable (wasm/reloadable.ts) export each as its init function.
   const codecs = Object.values(wasm.codecs) as unknown[];
@@ -155,17 +158,17 @@ async function staged(cfg: RenderConfig, encoder: Encoder): Promise<{ laps: Laps
   const { width, height } = checked;
   const plan = planReads(d.layout, width, height, input.exact, fgGrey > bgGrey);
   t = clock();
-  const { grey, reduced } = scan(checked, READ_AS_FILE[format], plan.boxes);
+  const { grey, zbarGrey, reduced } = scan(checked, READ_AS_FILE[format], plan.boxes, plan.zbarNative);
   lap('  of which: grey + box filters (one pass)');
   if (!input.exact) quietZoneClean(grey, d.layout, bgGrey, fgGrey);
   lap('  of which: quiet zone');
   const farOk = await decodes(reduced[0]!, FAST, expected);
   lap('  of which: zxing, reduced image');
-  if (!(plan.farProvesNative && farOk)) await decodesAsDelivered(reduced[2] ?? null, grey, width, height, expected);
+  if (!(plan.farProvesNative && farOk)) await decodesAsDelivered(reduced[3] ?? null, grey, width, height, expected);
   lap('  of which: zxing, as delivered (pyramid layer or full size)');
   if (farOk) await scanTrials(reduced[0]!, reduced[1]!, expected);
   lap('  of which: scanScore trials');
-  await zbarDecodedAt(reduced[0]!, { pixels: grey, width, height }, input.exact, fgGrey > bgGrey, expected);
+  await zbarDecodedAt(reduced[2]!, zbarGrey && { pixels: zbarGrey, width, height }, fgGrey > bgGrey, expected);
   lap('  of which: zbar, reduced image, then at its own size when anti-aliased');
   if ('release' in r1) (r1 as ResidentRaster).release();
   return { laps, bytes: file.byteLength };

@@ -23,7 +23,7 @@ await initWasm();
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 const logo = benchLogo();
 
-/** The grey the verifier hands zbar for a design (with the logo, if asked): at its own size, or its reduction. */
+/** zbar's grey of a design (with the logo, if asked), as the verifier hands it: at its own size, or reduced. */
 async function greyOf(
   over: Partial<RenderConfig>,
   width: number,
@@ -34,12 +34,12 @@ async function greyOf(
   const { grid, scene, layout } = await designScene({ config, assets: withLogo ? { logo } : {} });
   const raster = scene.flat ? rasterizeFlat(grid, scene) : rasterizeScene(scene);
   const plan = planReads(layout, raster.width, raster.height, scene.flat, false);
-  const { grey, reduced: layers } = scan(raster, true, plan.boxes);
+  const { zbarGrey, reduced: layers } = scan(raster, true, plan.boxes, true);
   if ('release' in raster) raster.release();
-  const far = layers[0]!;
+  const far = layers[plan.boxes.findIndex((b) => b.zbar)]!;
   return reduced
     ? { width: far.width, height: far.height, pixels: pixelsOf(far) }
-    : { width: raster.width, height: raster.height, pixels: grey };
+    : { width: raster.width, height: raster.height, pixels: zbarGrey! };
 }
 
 const CASES: [string, GreyPixels][] = [

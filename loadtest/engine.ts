@@ -9,16 +9,22 @@ export interface Engine {
   url: string;
 }
 
+/** This build's entry point. */
+export const THIS_MAIN = fileURLToPath(new URL('../src/main.js', import.meta.url));
+
 /**
- * Starts the engine (LOADTEST_MAIN, another build's main.js for a baseline, or this build's) on a port of
- * the system's choosing unless LOADTEST_PORT names one: uWS listens with SO_REUSEPORT, so a fixed port that
- * another server already listens on would silently split the traffic between the two; such a port is
- * refused. The metering store is kept in memory unless told otherwise: a running `npm start` holds ./data's.
+ * Starts the engine (`main`: LOADTEST_MAIN, another build's main.js for a baseline, or this build's) on a
+ * port of the system's choosing unless LOADTEST_PORT names one: uWS listens with SO_REUSEPORT, so a fixed
+ * port that another server already listens on would silently split the traffic between the two; such a
+ * port is refused. The metering store is kept in memory unless told otherwise: a running `npm start` holds
+ * ./data's.
  */
-export async function startEngine(env: NodeJS.ProcessEnv = {}): Promise<Engine> {
+export async function startEngine(
+  env: NodeJS.ProcessEnv = {},
+  main: string = process.env.LOADTEST_MAIN ?? THIS_MAIN,
+): Promise<Engine> {
   const fixed = Number(process.env.LOADTEST_PORT ?? 0);
   if (fixed && (await listening(fixed))) throw new Error(`port ${fixed} is in use: choose another, or 0`);
-  const main = process.env.LOADTEST_MAIN ?? fileURLToPath(new URL('../src/main.js', import.meta.url));
   const child = spawn(process.execPath, [main], {
     env: {
       QR_DATA_DIR: 'memory://',

@@ -4,8 +4,8 @@
  * a fresh data directory and ports of the system's choosing, issues a key with the operator CLI, then
  * drives POST /api/qr/generate on the engine and POST /api/v1/qr/generate on the site, alternating, with
  * autocannon (32 connections, closed loop):
- *   cached: one design repeated, so the engine answers from its render cache and the gateway's own work
- *           (key check, limit, pack, relay) is most of the cost;
+ *   cached: one design repeated, so the engine answers from its render cache, and the site from its edge
+ *           cache (QR_SITE_CACHE_MB) after the key check, limit and pack, without a relay;
  *   unique: every request a new verified render.
  * Limits are raised for the run (one customer sends everything). Reports req/s, p50 and p99 per path, the
  * gateway's share of the direct throughput, the CPU time per request of the engine process (its render

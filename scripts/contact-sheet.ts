@@ -9,7 +9,7 @@ import { initWasm } from '../wasm/index.js';
 import { loadConfig } from '../src/config.js';
 import { lineOutline, setLine } from '../src/design/typeset.js';
 import { encodePng } from '../src/render/formats/png.js';
-import { rasterizeSvg } from '../src/render/raster.js';
+import { loadResvg, rasterizeSvg } from '../src/render/resvg.js';
 import { startService } from '../src/server.js';
 
 const GAP = 16;
@@ -121,7 +121,7 @@ export async function writeSheet(file: string, sections: Section[], { tile, colu
     `<path d="M0 0h${CHECKER}v${CHECKER}h-${CHECKER}zM${CHECKER} ${CHECKER}h${CHECKER}v${CHECKER}h-${CHECKER}z" fill="#D8D8D8"/></pattern>`;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><defs>${checker}</defs><rect width="100%" height="100%" fill="#F4F4F4"/>${parts.join('')}</svg>`;
 
-  await initWasm();
+  await Promise.all([initWasm(), loadResvg()]);
   const png = encodePng(rasterizeSvg(svg, width));
   const out = fileURLToPath(new URL(`../../${file}`, import.meta.url));
   mkdirSync(dirname(out), { recursive: true });

@@ -20,7 +20,7 @@ import {
   MODULE_SHAPES,
 } from '../src/model/vocabulary.js';
 import { encodePng } from '../src/render/formats/png.js';
-import { rasterizeSvg } from '../src/render/raster.js';
+import { loadResvg, rasterizeSvg } from '../src/render/resvg.js';
 import { initWasm } from '../wasm/index.js';
 import { fetchPng, inParallel, withService, writeSheet, type Section, type Tile } from './contact-sheet.js';
 
@@ -319,7 +319,7 @@ async function zbarReads(png: Uint8Array, name: string): Promise<boolean> {
   return found.length === 1 && found[0]!.typeName === 'ZBAR_QRCODE' && found[0]!.decode() === CONTENT;
 }
 
-await initWasm();
+await Promise.all([initWasm(), loadResvg()]);
 const all = sheets(emblem(), photo());
 const unread: string[] = [];
 const made = await withService(async (base) => {

@@ -120,6 +120,8 @@ export interface SiteSettings {
   maxOutputBytes: number;
   /** How long the gateway waits for an engine's answer to start (504 engine_timeout). */
   engineTimeoutMs: number;
+  /** QR_SITE_CACHE_MB: bytes of engine answers the site keeps to give again (src/gateway/edge-cache.ts); 0: none. */
+  edgeCacheBytes: number;
   /** Links carried by the 402 answers. */
   docsUrl: string;
   pricingUrl: string;
@@ -233,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBodyBytes: 1024 * 1024,
       maxOutputBytes: 10 * 1024 * 1024,
       engineTimeoutMs: int(env, 'QR_ENGINE_TIMEOUT_MS', 60_000, 1),
+      edgeCacheBytes: int(env, 'QR_SITE_CACHE_MB', 64) * 1024 * 1024,
       docsUrl: given(env, 'QR_DOCS_URL') ?? `${siteOrigin}/docs`,
       pricingUrl: given(env, 'QR_PRICING_URL') ?? `${siteOrigin}/pricing`,
       payments: {

@@ -74,8 +74,9 @@ export interface ServiceOptions {
 
 /**
  * Builds the service from a configuration and starts listening: native uWS (or a refusal to start), the
- * metering store, the worker pool, the routes. Without a proxy secret the service runs open only on a
- * loopback address.
+ * worker pool, the metering store, the routes. It listens once every render worker has loaded its modules
+ * (they load while the store opens), so the first requests it accepts render at once. Without a proxy
+ * secret the service runs open only on a loopback address.
  */
 export async function startService(
   config: Config,
@@ -88,8 +89,14 @@ export async function startService(
     );
   }
   const loaded = loadUws();
-  const marketplace = await openMarketplace(config, { log, ...options.marketplace });
   const pool = new RenderPool(config);
+  let marketplace: Marketplace;
+  try {
+    marketplace = await openMarketplace(config, { log, ...options.marketplace });
+  } catch (e) {
+    await pool.close();
+    throw e;
+  }
   const service: Service = {
     config,
     pool,
@@ -113,6 +120,7 @@ export async function startService(
     const admin: { access?: AdminAccess } = {};
     const routes = routesOf(service);
     if (config.store.databaseUrl === undefined) routes.push(...engineAdminRoutes(marketplace, () => admin.access));
+    await pool.ready();
     http = await startHttp(
       { ...config, unreadHeaders: ENGINE_UNREAD_HEADERS },
       routes,

@@ -4,7 +4,6 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { initWasm as initResvg } from '@resvg/resvg-wasm';
 import { init as initJpegDecode } from '@jsquash/jpeg/decode.js';
 import { init as initPngDecode } from '@jsquash/png/decode.js';
 import { init as initWebpDecode } from '@jsquash/webp/decode.js';
@@ -201,15 +200,10 @@ export const reloadables = { zxing, zbar, ...codecs };
 let ready: Promise<void> | undefined;
 
 /**
- * Idempotent: resvg, both decoder families (zxing and zbar) and our kernel, which every render uses, loaded
- * once per worker at start.
+ * Idempotent: both decoder families (zxing and zbar) and our kernel, which every render uses, loaded once
+ * per worker at start. resvg is not among them: no render draws with it (src/render/resvg.ts).
  */
 export function initWasm(): Promise<void> {
-  ready ??= Promise.all([
-    Promise.resolve().then(kernelModule),
-    initResvg(bytes('@resvg/resvg-wasm/index_bg.wasm')),
-    zxing.ready(),
-    zbar.ready(),
-  ]).then(() => undefined);
+  ready ??= Promise.all([Promise.resolve().then(kernelModule), zxing.ready(), zbar.ready()]).then(() => undefined);
   return ready;
 }

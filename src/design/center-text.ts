@@ -53,6 +53,18 @@ interface FittedBand {
   minSize: number;
 }
 
+/** The centre text set at 1 px: what of it can be drawn, and its proportions. */
+const probeOf = (cfg: RenderConfig, text: string): TextLine =>
+  setLine(text, cfg.fontFamily, { size: 1, minSize: 1, maxWidth: Infinity });
+
+/**
+ * Whether a centre-text band will be drawn: some character of the text is in a bundled face. Text of
+ * nothing else (characters no face has, spaces) leaves the band out (fitBand, with a warning), hides no
+ * modules, and needs no more error correction than the request's.
+ */
+export const drawsCenterText = (cfg: RenderConfig): boolean =>
+  cfg.centerText !== undefined && probeOf(cfg, cfg.centerText.text).glyphs.length > 0;
+
 /**
  * Fits the centre text's band like a logo: the largest text, from centerText.fontSize or a default, whose
  * band leaves every error-correction block able to recover what it hides with margin (see ecc-budget.ts);
@@ -65,7 +77,7 @@ function fitBand(cfg: RenderConfig, grid: ModuleGrid, layout: Layout): FittedBan
   const { size } = grid;
   const mp = layout.modulePx;
   const symbolPx = size * mp;
-  const probe = setLine(spec.text, cfg.fontFamily, { size: 1, minSize: 1, maxWidth: Infinity });
+  const probe = probeOf(cfg, spec.text);
   if (probe.glyphs.length === 0) return { warnings: missingWarning('centerText.text', probe) };
   const capEm = probe.capHeight || 0.7;
   let fontSize = spec.fontSize ?? (DEFAULT_CAP * symbolPx) / capEm;

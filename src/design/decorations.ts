@@ -1,8 +1,8 @@
 import type { ModuleGrid } from './grid.js';
 import { imageDecorations } from './images.js';
-import { textDecorations, textInsets } from './text.js';
+import { textDecorations } from './text.js';
 import type { ExtraLayers } from '../model/layer.js';
-import type { Insets, Layout } from '../model/layout.js';
+import type { Layout } from '../model/layout.js';
 import type { Correction, RenderAssets, RenderConfig } from '../model/render-config.js';
 
 /** What a decoration stage (images; text and frames) adds to a render. */
@@ -13,10 +13,6 @@ export interface Decorations {
   corrections: Correction[];
   warnings: string[];
 }
-
-/** Space the frame and caption take from the canvas, decided before the code is placed. */
-export const decorationInsets = (cfg: RenderConfig, width: number, height: number): Insets =>
-  textInsets(cfg, width, height);
 
 /**
  * Every decoration of a code already encoded and placed, in paint order: the background image and the

@@ -1,3 +1,4 @@
+import type { Correction } from '../model/render-config.js';
 import type { EccLevel } from '../model/vocabulary.js';
 import { versionTemplate } from '../qr/matrix.js';
 import { ecBlockCount, ecCodewordsPerBlock, totalCodewords } from '../qr/version.js';
@@ -8,6 +9,15 @@ import { ecBlockCount, ecCodewordsPerBlock, totalCodewords } from '../qr/version
  * decoded in every version and mask tried (1–40, light and dark bands), so a quarter is kept as margin.
  */
 export const DESIGN_SHARE = 0.75;
+
+/**
+ * A logo or a centre-text band (`cover`) hides modules, and is sized to what ECC H recovers: the correction
+ * raising `level` to H, or null when it is H already.
+ */
+export const eccHFor = (level: EccLevel, cover: string): Correction | null =>
+  level === 'H'
+    ? null
+    : { field: 'eccLevel', from: level, to: 'H', reason: `${cover} covers modules; ECC H recovers them` };
 
 /**
  * Whether covering some modules (hidden under a band or a logo) leaves the symbol decodable with margin:

@@ -1,15 +1,16 @@
 import { centerBand } from './center-text.js';
 import type { Decorations } from './decorations.js';
 import { frameOf } from './frames.js';
-import { DEFAULT_CAPTION, U, type Caption, type CodeBox, type FrameSpace } from './frames/parts.js';
+import type { Caption, CodeBox } from './frames/parts.js';
 import { emitLoop } from './geometry/path.js';
 import type { ModuleGrid } from './grid.js';
-import { roundOutline, roundShapeLayers } from './round-shape.js';
+import { captionText, frameSpace, outlineOf } from './insets.js';
+import { roundShapeLayers } from './round-shape.js';
 import { lineOutline, missingWarning, setLine, type TextLine } from './typeset.js';
 import { parseHex } from '../model/color.js';
 import { backgroundColors, legibilityWarning } from '../model/contrast.js';
 import type { Affine, Layer, PathLayer } from '../model/layer.js';
-import type { Insets, Layout } from '../model/layout.js';
+import type { Layout } from '../model/layout.js';
 import { solid } from '../model/paint.js';
 import type { RenderConfig } from '../model/render-config.js';
 
@@ -19,44 +20,6 @@ const CAP_SHARE = 0.4;
 const MIN_SHARE = 0.6;
 /** Longest arc a circular caption may take, in radians: the lower 150° of the ring. */
 const ARC = (150 * Math.PI) / 180;
-
-/** ctaText, or the default caption of a frame with a place for text. */
-const captionText = (cfg: RenderConfig): string | undefined =>
-  cfg.ctaText ?? (frameOf(cfg.frameStyle).slot ? DEFAULT_CAPTION : undefined);
-
-/** The square of the code block (symbol and quiet zone), or the rounded outline around it, for a block of side `block`. */
-const outlineOf = (cfg: RenderConfig, block: number) =>
-  roundOutline(cfg.qrShapeRadius, block) ?? { side: block, corner: 0 };
-
-function frameSpace(cfg: RenderConfig, width: number, height: number): FrameSpace {
-  const outline = outlineOf(cfg, 1);
-  return {
-    width,
-    height,
-    u: Math.min(width, height) / 100,
-    caption: captionText(cfg) !== undefined,
-    corner: outline.corner / outline.side,
-  };
-}
-
-/**
- * Canvas space the frame and the caption need, plus the margin that leaves room for the rounded outline
- * of qrShapeRadius around the code block: all of it comes out of the code's size, never the canvas's.
- */
-export function textInsets(cfg: RenderConfig, width: number, height: number): Insets {
-  const f = frameOf(cfg.frameStyle).insets(frameSpace(cfg, width, height));
-  const area = Math.min(width - f.left - f.right, height - f.top - f.bottom);
-  const growth = outlineOf(cfg, 1).side;
-  // A rounded outline keeps a margin of its own, so it never runs into the canvas edge or the frame.
-  const round = growth > 1 ? (area - (area - 2 * U.margin * frameSpace(cfg, width, height).u) / growth) / 2 : 0;
-  // Whole pixels, so the layout keeps every module on the pixel grid.
-  return {
-    top: Math.ceil(f.top + round),
-    right: Math.ceil(f.right + round),
-    bottom: Math.ceil(f.bottom + round),
-    left: Math.ceil(f.left + round),
-  };
-}
 
 /** The square of the symbol and its quiet zone, or the rounded outline around it, in canvas pixels. */
 function codeBox(cfg: RenderConfig, layout: Layout): CodeBox {

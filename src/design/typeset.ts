@@ -150,10 +150,14 @@ export function setLine(text: string, family: FontFamily, fit: Fit): TextLine {
 
 /**
  * The warning a line's missing characters call for, naming the request field it came from: each character
- * with its code point (some are invisible or look alike), and whether anything was left to draw.
+ * with its code point (some are invisible or look alike), and whether anything was left to draw; or, for
+ * text of nothing but spaces and invisible characters, that it draws nothing.
  */
 export function missingWarning(field: string, line: TextLine): string[] {
-  if (!line.missing.length) return [];
+  if (!line.missing.length)
+    return line.glyphs.length
+      ? []
+      : [`${field} has nothing to draw (only spaces or invisible characters); it is left out.`];
   const chars = line.missing.map((ch) => `${ch} (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`);
   const outcome = line.glyphs.length ? 'left out of the drawing' : `left out, and nothing of ${field} is left to draw`;
   return [

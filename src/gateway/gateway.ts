@@ -5,6 +5,7 @@ import { ApiError, isApiError } from '../errors.js';
 import type { RequestContext, Route } from '../http/router.js';
 import type { EngineClient, RelayCall, Relayed } from './engine-client.js';
 import { authenticate, paymentRequired, requireStudio } from './edge.js';
+import type { EdgeCache, EdgeCaching } from './edge-cache.js';
 import { type CustomerLimiter, rateLimitedError } from './limits.js';
 import { enginePathOf, GATEWAY_ROUTES, type GatewayRoute } from './routes.js';
 
@@ -13,6 +14,8 @@ export interface GatewayDeps {
   limiter: CustomerLimiter;
   engine: EngineClient;
   settings: SiteSettings;
+  /** Answers kept on the site (QR_SITE_CACHE_MB); none when it is 0. */
+  edgeCache?: EdgeCache;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -51,7 +54,8 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
     handler: async (ctx) => {
       const path = TEMPLATE_PREVIEW.replace(':id', encodeURIComponent(ctx.params.id!));
       const call = { method: 'GET' as const, path, headers: ctx.headers, body: EMPTY, customerId: undefined };
-      await forward(ctx, await deps.engine.relay({ ...call, signal: ctx.reply.gone }), deps.settings.maxOutputBytes);
+      // A template's preview is a function of its id.
+      await relayAndForward(deps, ctx, { ...call, signal: ctx.reply.gone }, {});
     },
   });
   return routes;
@@ -78,8 +82,30 @@ async function relayRoute(deps: GatewayDeps, route: GatewayRoute, ctx: RequestCo
     customerId: owner.customerId,
     signal: ctx.reply.gone,
   };
-  if (route.spendsCredit) await relayServerAi(deps, owner, ctx, call);
-  else await forward(ctx, await deps.engine.relay(call), deps.settings.maxOutputBytes);
+  if (route.spendsCredit) {
+    await relayServerAi(deps, owner, ctx, call);
+    return;
+  }
+  // Everything above (key, limit, pack, usage count) has run: a kept answer stands in for the relay only.
+  await relayAndForward(deps, ctx, call, route.edge);
+}
+
+/**
+ * Relays `call` and forwards the engine's answer. With `caching`, an answer the edge cache keeps for the
+ * call is given instead of relaying, and a relayed one is offered to it.
+ */
+async function relayAndForward(
+  deps: GatewayDeps,
+  ctx: RequestContext,
+  call: RelayCall,
+  caching: EdgeCaching | undefined,
+): Promise<void> {
+  const key = caching && deps.edgeCache?.keyOf(call, caching);
+  if (key !== undefined && deps.edgeCache!.answer(ctx, key)) return;
+  const relayed = await deps.engine.relay(call);
+  await forward(ctx, relayed, deps.settings.maxOutputBytes);
+  // Only once forwarded: an answer over the output limit was refused, not sent, and is not kept.
+  if (key !== undefined) deps.edgeCache!.keep(key, relayed);
 }
 
 /** The body as sent, once its type is known to be JSON: the gateway relays it untouched. */

@@ -1,5 +1,6 @@
 import type { Method } from '../http/router.js';
 import type { LimitClass } from '../config.js';
+import type { EdgeCaching } from './edge-cache.js';
 
 /** One public gateway path and the engine path it is relayed to. */
 export interface GatewayRoute {
@@ -13,11 +14,22 @@ export interface GatewayRoute {
   allow?: Record<string, readonly string[]>;
   /** Spends one AI credit on success (reserved before the relay, released on failure). */
   spendsCredit?: boolean;
+  /**
+   * The engine's answer is a function of the request (edge-cache.ts), so the site may keep it. Not the
+   * ping (uptime, counters), not server AI (an LLM's answer, and a credit).
+   */
+  edge?: EdgeCaching;
 }
 
 /** Exactly the consumer gateway's route table (README, "Consumer gateway routes"). */
 export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
-  { method: 'POST', path: '/api/v1/qr/generate', enginePath: '/api/qr/generate', limit: 'generation' },
+  {
+    method: 'POST',
+    path: '/api/v1/qr/generate',
+    enginePath: '/api/qr/generate',
+    limit: 'generation',
+    edge: { fetchesImages: true },
+  },
   {
     method: 'POST',
     path: '/api/v1/qr/ai/generate/server',
@@ -25,16 +37,30 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
     limit: 'ai',
     spendsCredit: true,
   },
-  { method: 'GET', path: '/api/v1/qr/templates', enginePath: '/api/qr/templates', limit: 'general' },
-  { method: 'POST', path: '/api/v1/qr/templates/:id', enginePath: '/api/qr/templates/:id', limit: 'generation' },
+  {
+    method: 'GET',
+    path: '/api/v1/qr/templates',
+    enginePath: '/api/qr/templates',
+    limit: 'general',
+    // Its preview links point at the Host the client called.
+    edge: { vary: ['host'] },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/qr/templates/:id',
+    enginePath: '/api/qr/templates/:id',
+    limit: 'generation',
+    edge: { fetchesImages: true },
+  },
   {
     method: 'POST',
     path: '/api/v1/qr/content/:type',
     enginePath: '/api/qr/content/:type',
     limit: 'general',
     allow: { type: ['wifi', 'vcard', 'geo'] },
+    edge: {},
   },
-  { method: 'GET', path: '/api/v1/qr/ai/providers', enginePath: '/api/qr/ai/providers', limit: 'general' },
+  { method: 'GET', path: '/api/v1/qr/ai/providers', enginePath: '/api/qr/ai/providers', limit: 'general', edge: {} },
   { method: 'GET', path: '/api/v1/ping', enginePath: '/api/ping', limit: 'general' },
 ];
 

@@ -61,26 +61,32 @@ export interface DataCodewords {
   codewords: Uint8Array;
 }
 
-/** Segments `text` optimally and packs it into the smallest version ≥ minVersion that holds it at `ecc`. */
-export function encodeData(text: string, ecc: EccLevel, minVersion: number = MIN_VERSION): DataCodewords {
+/** The smallest version ≥ minVersion that holds the payload at `ecc`, and its optimal segmentation. */
+function fitVersion(p: Payload, ecc: EccLevel, minVersion: number): { version: number; seg: Segmentation } {
   checkRange('minVersion', minVersion, MIN_VERSION, MAX_VERSION);
-  const p = payload(text);
-
-  let version = 0;
-  let seg: Segmentation | undefined;
   let bits = 0;
-  for (let cls = versionClass(minVersion); cls < CLASS_RANGES.length && version === 0; cls++) {
-    seg = optimalSegments(p.data, cls);
+  for (let cls = versionClass(minVersion); cls < CLASS_RANGES.length; cls++) {
+    const seg = optimalSegments(p.data, cls);
     bits = bitsOf(p, seg);
     const [first, last] = CLASS_RANGES[cls];
     for (let v = Math.max(first, minVersion); v <= last; v++) {
-      if (bits <= dataCodewords(v, ecc) * 8) {
-        version = v;
-        break;
-      }
+      if (bits <= dataCodewords(v, ecc) * 8) return { version: v, seg };
     }
   }
-  if (version === 0 || !seg) throw new DataTooLongError(bits, dataCodewords(MAX_VERSION, ecc) * 8);
+  throw new DataTooLongError(bits, dataCodewords(MAX_VERSION, ecc) * 8);
+}
+
+/**
+ * The version `encode` chooses for `text`, without encoding it: what sizes the canvas of a render before it
+ * runs (src/render/pool.ts).
+ */
+export const versionFor = (text: string, ecc: EccLevel, minVersion: number = MIN_VERSION): number =>
+  fitVersion(payload(text), ecc, minVersion).version;
+
+/** Segments `text` optimally and packs it into the smallest version ≥ minVersion that holds it at `ecc`. */
+export function encodeData(text: string, ecc: EccLevel, minVersion: number = MIN_VERSION): DataCodewords {
+  const p = payload(text);
+  const { version, seg } = fitVersion(p, ecc, minVersion);
 
   const capacity = dataCodewords(version, ecc);
   const buf = new BitBuffer(capacity);

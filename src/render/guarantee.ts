@@ -1,4 +1,5 @@
-import { smallerCenterText } from '../design/center-text.js';
+import { drawsCenterText, smallerCenterText } from '../design/center-text.js';
+import { eccHFor } from '../design/ecc-budget.js';
 import { luminance, parseHex, toHex, type Rgba } from '../model/color.js';
 import { backgroundColors, MIN_CONTRAST, weakestContrast } from '../model/contrast.js';
 import type { Correction, GradientSpec, RenderAssets, RenderConfig } from '../model/render-config.js';
@@ -283,6 +284,11 @@ export async function render(
   const corrections: Correction[] = [];
   const warnings: string[] = [];
   let cfg = task.config;
+  const band = eccForBand(cfg);
+  if (band) {
+    cfg = { ...cfg, eccLevel: 'H' };
+    corrections.push(band);
+  }
   const weakest = weakestContrast(cfg);
   if (weakest.ratio < MIN_CONTRAST) {
     if (cfg.strictScannability) {
@@ -330,6 +336,15 @@ export async function render(
     corrections.push(...next.corrections);
   }
 }
+
+/**
+ * A centre-text band covers modules, so it raises ECC to H as a logo does (schema/prepare-render.ts); decided
+ * here, where the fonts are, from what will be drawn: text no bundled face has, or only spaces, leaves no
+ * band, and the requested level stands (the band's warning names the field). Content that does not fit at
+ * H is refused by the encoder (CONTENT_TOO_LONG), as before.
+ */
+const eccForBand = (cfg: RenderConfig): Correction | null =>
+  drawsCenterText(cfg) ? eccHFor(cfg.eccLevel, 'the centre-text band') : null;
 
 /** The first step a rung that can mend one of the failures still has to give. */
 function nextStep(cfg: RenderConfig, assets: RenderAssets, failures: Failure[]): Step | null {

@@ -43,13 +43,16 @@ export interface Kernel {
   scan(
     src: number,
     rgba: boolean,
-    zxing: boolean,
+    formula: number,
     table: number,
     width: number,
     height: number,
     grey: number,
     boxes: number,
     nBoxes: number,
+    zbarTable: number,
+    zbarGrey: number,
+    zbarStride: number,
   ): void;
   quietZoneClear(
     grey: number,
@@ -132,6 +135,11 @@ export interface Kernel {
   PALETTE_TABLE_BYTES: WebAssembly.Global;
   BOX_BYTES: WebAssembly.Global;
   BOX_MAX_FACTOR: WebAssembly.Global;
+  BOX_INVERT: WebAssembly.Global;
+  BOX_ZBAR: WebAssembly.Global;
+  GREY_STB: WebAssembly.Global;
+  GREY_ZXING: WebAssembly.Global;
+  GREY_ZBAR: WebAssembly.Global;
   PAINT_SOLID: WebAssembly.Global;
   PAINT_LINEAR: WebAssembly.Global;
   PAINT_RADIAL: WebAssembly.Global;

@@ -1,6 +1,8 @@
+import { textInsets } from '../design/insets.js';
 import { ApiError } from '../errors.js';
 import { NO_INSETS, type Insets, type Layout } from '../model/layout.js';
 import { LIMITS } from '../model/limits.js';
+import type { RenderConfig } from '../model/render-config.js';
 
 export interface LayoutInput {
   outputWidth?: number;
@@ -90,3 +92,11 @@ export function computeLayout(size: number, input: LayoutInput, insets: InsetsOf
     originY: inset.top + Math.floor((areaH - size * modulePx) / 2),
   };
 }
+
+/**
+ * Where a design's symbol of `size` modules sits on its canvas, with the room its frame, caption and
+ * rounded outline take: the sizing rule every render follows (pipeline.ts, placeSymbol), and by which the
+ * pool tells a high-resolution render before it runs (pool.ts).
+ */
+export const designLayout = (cfg: RenderConfig, size: number): Layout =>
+  computeLayout(size, cfg, (w, h) => textInsets(cfg, w, h));

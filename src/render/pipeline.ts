@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { decorate, decorationInsets, type Decorations } from '../design/decorations.js';
+import { decorate, type Decorations } from '../design/decorations.js';
 import { gridFromSymbol, type ModuleGrid } from '../design/grid.js';
 import { ApiError, contentTooLong } from '../errors.js';
 import { decodeLossy } from '../images/decode.js';
@@ -16,7 +16,7 @@ import { sceneToPdf } from './formats/pdf.js';
 import { encodePng } from './formats/png.js';
 import { encodeWebpImage } from './formats/webp.js';
 import type { ResidentRaster } from './kernel.js';
-import { computeLayout } from './layout.js';
+import { designLayout } from './layout.js';
 import { rasterizeFlat, rasterizeScene } from './raster.js';
 import { buildScene, type Scene } from './scene.js';
 import { sceneToSvg } from './svg.js';
@@ -59,7 +59,7 @@ export interface Designed {
 /** The symbol of a design, where it sits on the canvas, and its modules before any decoration. */
 export function placeSymbol(cfg: RenderConfig): { symbol: QrSymbol; layout: Layout; grid: ModuleGrid } {
   const symbol = encodeSymbol(cfg);
-  const layout = computeLayout(symbol.size, cfg, (w, h) => decorationInsets(cfg, w, h));
+  const layout = designLayout(cfg, symbol.size);
   return { symbol, layout, grid: gridFromSymbol(symbol) };
 }
 

@@ -3,9 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
+import type { RenderConfig } from '../model/render-config.js';
+import { versionFor } from '../qr/encode.js';
+import { symbolSize } from '../qr/version.js';
+import { designLayout } from './layout.js';
 import { Recycler } from './recycle.js';
 import { newStopFlag, raiseStopFlag } from './stop-flag.js';
-import type { RenderOutcome, RenderSuccess, RenderTask, WorkerReply } from './types.js';
+import { isWorkerReady, type RenderOutcome, type RenderSuccess, type RenderTask, type WorkerReply } from './types.js';
 import type { WorkerMemory } from './worker-memory.js';
 
 export type PoolOptions = Pick<
@@ -24,6 +28,8 @@ export type PoolOptions = Pick<
 
 export interface PoolStats {
   workers: number;
+  /** Workers that have loaded their modules and take renders: all of them, but for a replacement starting. */
+  ready: number;
   /** Renders holding a worker. */
   running: number;
   /** Renders waiting for a free worker. */
@@ -40,12 +46,21 @@ export interface PoolStats {
 
 const RETRY_AFTER = { 'Retry-After': '1' };
 
-/** The canvas size a config asks for, before encoding: enough to tell a high-resolution render. */
-const requestedPixels = (task: RenderTask): number => {
-  const c = task.config;
-  const w = c.outputWidth ?? (c.pixelsPerModule ? c.pixelsPerModule * 60 : 800);
-  return w * (c.outputHeight ?? w);
-};
+/**
+ * The canvas a render starts on, in pixels, by the sizing rule the render itself follows (layout.ts): what
+ * tells a high-resolution render. A canvas set by pixelsPerModule grows with the symbol's version (the
+ * content, eccLevel, minVersion) and with the frame, caption and rounded outline around the code. (The
+ * guarantee may raise the ECC of a retry, which can grow it further.) A design whose layout is refused is
+ * refused by its worker as it is laid out, before anything is drawn: it counts as no canvas.
+ */
+function canvasPixels(cfg: RenderConfig): number {
+  try {
+    const { width, height } = designLayout(cfg, symbolSize(versionFor(cfg.content, cfg.eccLevel, cfg.minVersion)));
+    return width * height;
+  } catch {
+    return 0;
+  }
+}
 
 /** A render admitted to the queue; `admit` hands it a worker's slot. */
 interface Waiter {
@@ -54,16 +69,19 @@ interface Waiter {
 
 /**
  * The main thread's face of the Piscina pool, and its admission queue. A render is handed to Piscina only
- * when a worker is free, so its time limit starts with the render itself: time spent waiting is never
- * charged to it. A full queue answers SERVER_BUSY at once, a wait longer than `queueWaitMs` answers it
- * then. High-resolution renders have their own smaller allowance, so a burst of 4096 px exports cannot
- * occupy every worker. A client that goes away costs at most its render: the worker is never terminated
- * for it (see stop-flag.ts); only a render over its time limit costs a worker. A worker the recycler finds
- * due is retired between two of its renders, without failing any (see `retire`).
+ * when a worker is free and has loaded its modules, so its time limit starts with the render itself: time
+ * spent waiting, for a worker or for one to start, is never charged to it. Piscina hands its first workers
+ * tasks before they have loaded (the tasks wait in the worker), so the service listens only once `ready`
+ * has resolved; a replacement (a worker recycled or crashed) takes renders once it has loaded, by Piscina's
+ * rule and by this pool's (`warm`). A full queue answers SERVER_BUSY at once, a wait longer than
+ * `queueWaitMs` answers it then. High-resolution renders have their own smaller allowance, so a burst of
+ * 4096 px exports cannot occupy every worker. A client that goes away costs at most its render: the worker
+ * is never terminated for it (see stop-flag.ts); only a render over its time limit costs a worker. A worker
+ * the recycler finds due is retired between two of its renders, without failing any (see `retire`).
  */
 export class RenderPool {
   readonly piscina: Piscina;
-  /** Worker slots handed out: at most `workers`. */
+  /** Worker slots handed out: at most the warm workers. */
   private running = 0;
   private heavy = 0;
   private abandoned = 0;
@@ -72,17 +90,59 @@ export class RenderPool {
   private retiring: number | undefined;
   private readonly waiting: Waiter[] = [];
   private readonly recycler: Recycler;
+  /**
+   * Live workers that have loaded their modules (worker.ts posts WORKER_READY then), each until it exits:
+   * as many renders as there are may hold a worker at once. While a replacement loads, its slot waits.
+   */
+  private readonly warm = new Set<number>();
+  /** Settles once all the first workers are warm, or one has failed to start (`ready`). */
+  private readonly started: Promise<void>;
+  /** Resolves `started`; called whenever every worker is warm, so again (to no effect) after a replacement. */
+  private allWarm: () => void = () => {};
 
   constructor(private readonly opts: PoolOptions) {
     this.piscina = new Piscina({
       filename: fileURLToPath(new URL('./worker.js', import.meta.url)),
       minThreads: opts.workers,
       maxThreads: opts.workers,
-      // Piscina's own queue only ever holds renders waiting for a worker that is still starting.
       idleTimeout: 60_000,
       resourceLimits: { maxOldGenerationSizeMb: opts.workerHeapMb, maxYoungGenerationSizeMb: opts.workerYoungMb },
     });
     this.recycler = new Recycler({ tasks: opts.recycleTasks, bytes: opts.recycleMb * 1024 * 1024 });
+    this.piscina.on('message', (m: unknown) => {
+      if (isWorkerReady(m)) this.warmed(m.threadId);
+    });
+    this.started = new Promise((resolve, reject) => {
+      // A worker that fails while the pool starts (a module that cannot load) fails the start. Once all are
+      // warm, a worker's error is left to Piscina's own handling, as before.
+      const failed = (e: Error) => reject(e);
+      this.piscina.on('error', failed);
+      this.allWarm = () => {
+        this.piscina.off('error', failed);
+        resolve();
+      };
+    });
+    // Read by `ready`; a start that fails before anyone waits for it is not an unhandled rejection.
+    this.started.catch(() => {});
+  }
+
+  /**
+   * Resolves once every worker has loaded its modules, so a render handed to the pool from then on runs at
+   * once; rejects if a worker fails while starting.
+   */
+  ready(): Promise<void> {
+    return this.started;
+  }
+
+  /** A worker has loaded its modules: it counts until it exits, and its slot goes to the next in line. */
+  private warmed(threadId: number): void {
+    const worker = this.piscina.threads.find((t) => t.threadId === threadId);
+    if (!worker) return;
+    this.warm.add(threadId);
+    // Piscina's own listener, registered when it made the worker, has started the replacement by then.
+    worker.once('exit', () => this.warm.delete(threadId));
+    if (this.warm.size === this.opts.workers) this.allWarm();
+    this.admitWaiting();
   }
 
   get capacity(): number {
@@ -92,6 +152,7 @@ export class RenderPool {
   stats(): PoolStats {
     return {
       workers: this.piscina.threads.length,
+      ready: this.warm.size,
       running: this.running,
       queued: this.waiting.length,
       heavy: this.heavy,
@@ -119,7 +180,7 @@ export class RenderPool {
     signal?.throwIfAborted();
     if (this.running + this.waiting.length >= this.capacity)
       throw new ApiError('SERVER_BUSY', { headers: RETRY_AFTER });
-    const isHeavy = requestedPixels(task) > this.opts.heavyPixels;
+    const isHeavy = canvasPixels(task.config) > this.opts.heavyPixels;
     if (isHeavy && this.heavy >= this.opts.heavyConcurrency) {
       throw new ApiError('SERVER_BUSY', {
         message: 'Too many concurrent high-resolution renders; retry shortly.',
@@ -137,7 +198,7 @@ export class RenderPool {
 
   /** Takes a worker's slot, waiting in line for one if none is free. */
   private acquireWorker(signal: AbortSignal | undefined): Promise<void> {
-    if (this.running < this.opts.workers && this.retiring === undefined) {
+    if (this.running < this.warm.size && this.retiring === undefined) {
       this.running++;
       return Promise.resolve();
     }
@@ -178,17 +239,26 @@ export class RenderPool {
    * worker is being retired, the slot is kept back, and the last render to finish retires it.
    */
   private releaseWorker(): void {
-    const next = this.retiring === undefined ? this.waiting.shift() : undefined;
-    if (next) next.admit();
-    else if (--this.running === 0 && this.retiring !== undefined) void this.retire(this.retiring);
+    this.running--;
+    this.admitWaiting();
+    if (this.running === 0 && this.retiring !== undefined) void this.retire(this.retiring);
+  }
+
+  /** Hands the free slots of warm workers to the renders in line, first come first served. */
+  private admitWaiting(): void {
+    while (this.retiring === undefined && this.running < this.warm.size && this.waiting.length > 0) {
+      this.running++;
+      this.waiting.shift()!.admit();
+    }
   }
 
   /**
    * Replaces a worker the recycler found due. From the render that found it so, no render is handed to
    * Piscina; once every render running has finished, no worker has a task (Piscina may have given any
-   * worker the last ones: it picks which), and the worker is terminated. Renders are handed on again once
-   * Piscina has seen it exit and started its replacement, which takes renders once it has started (Piscina
-   * queues them meanwhile). The pause lasts as long as the longest render then running.
+   * worker the last ones: it picks which), and the worker is terminated. Once Piscina has seen it exit and
+   * started its replacement, renders are handed on again to the other workers, and to the replacement once it
+   * has loaded its modules (`warmed`): none waits in Piscina for a worker still starting, its time limit
+   * running. The pause lasts as long as the longest render then running.
    */
   private async retire(threadId: number): Promise<void> {
     try {
@@ -203,10 +273,7 @@ export class RenderPool {
       console.error('retiring a render worker failed:', (e as Error).message);
     } finally {
       this.retiring = undefined;
-      while (this.running < this.opts.workers && this.waiting.length > 0) {
-        this.running++;
-        this.waiting.shift()!.admit();
-      }
+      this.admitWaiting();
     }
   }
 

@@ -1,8 +1,7 @@
-import { Resvg } from '@resvg/resvg-wasm';
 import type { ModuleGrid } from '../design/grid.js';
 import type { Affine, PathLayer } from '../model/layer.js';
 import type { SolidPaint } from '../model/paint.js';
-import type { IndexedRaster, Raster, RgbaRaster } from '../model/raster.js';
+import type { IndexedRaster, Raster } from '../model/raster.js';
 import { Canvas } from './canvas.js';
 import { Edges } from './edges.js';
 import { flattenPath } from './flatten.js';
@@ -66,24 +65,6 @@ export function rasterizeScene(scene: Scene): ResidentRaster {
     canvas.fillPath(edges, layer.paint, m);
   }
   return canvas.toRaster();
-}
-
-/**
- * Rasterizes an SVG document with resvg-wasm at `width` pixels (height follows the aspect ratio): the
- * independent renderer the tests hold the kernel and the vector files to, and the scripts' sheet drawer.
- */
-export function rasterizeSvg(svg: string, width: number): RgbaRaster {
-  const resvg = new Resvg(svg, { fitTo: { mode: 'width', value: width }, font: { loadSystemFonts: false } });
-  try {
-    const img = resvg.render();
-    try {
-      return { kind: 'rgba', width: img.width, height: img.height, pixels: img.pixels };
-    } finally {
-      img.free();
-    }
-  } finally {
-    resvg.free();
-  }
 }
 
 /** RGBA bytes of any raster, as the lossy codecs and the decoder want them. */

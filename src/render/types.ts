@@ -43,3 +43,15 @@ export type RenderOutcome = RenderSuccess | RenderFailure;
 
 /** What a worker answers a task with: the outcome, and its memory after it (worker-memory.ts). */
 export type WorkerReply = RenderOutcome & { memory: WorkerMemory };
+
+/**
+ * What a worker posts once it has loaded its modules (worker.ts), before it takes any task: the pool hands
+ * it renders from then on (pool.ts).
+ */
+export const WORKER_READY = 'qrfarm:worker-ready';
+export interface WorkerReady {
+  type: typeof WORKER_READY;
+  threadId: number;
+}
+export const isWorkerReady = (m: unknown): m is WorkerReady =>
+  typeof m === 'object' && m !== null && (m as Partial<WorkerReady>).type === WORKER_READY;

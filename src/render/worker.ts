@@ -1,17 +1,22 @@
 /**
- * Piscina worker entry: instantiates every WASM module once, then renders tasks. Expected refusals come
- * back as data (RenderFailure); the output bytes are transferred to the main thread, not copied. Every
- * outcome carries the worker's memory report (worker-memory.ts), which the pool's recycler reads.
+ * Piscina worker entry: instantiates every WASM module once, says so to the pool, then renders tasks.
+ * Expected refusals come back as data (RenderFailure); the output bytes are transferred to the main thread,
+ * not copied. Every outcome carries the worker's memory report (worker-memory.ts), which the pool's
+ * recycler reads.
  */
+import { parentPort, threadId } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { initWasm } from '../../wasm/index.js';
 import { isApiError } from '../errors.js';
 import { render } from './guarantee.js';
 import { RenderStopped } from './stop-flag.js';
-import type { RenderOutcome, RenderTask, WorkerReply } from './types.js';
+import { type RenderOutcome, type RenderTask, WORKER_READY, type WorkerReady, type WorkerReply } from './types.js';
 import { afterTask } from './worker-memory.js';
 
 await initWasm();
+// Piscina relays it as a 'message' event, before its own word that this module has loaded: the pool counts
+// this worker from then on (pool.ts, warmed).
+parentPort?.postMessage({ type: WORKER_READY, threadId } satisfies WorkerReady);
 
 const movable = (value: WorkerReply, transfer: ArrayBuffer[]) =>
   Piscina.move({ [Piscina.transferableSymbol]: transfer, [Piscina.valueSymbol]: value } as never);

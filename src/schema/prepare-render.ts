@@ -1,3 +1,4 @@
+import { eccHFor } from '../design/ecc-budget.js';
 import { ApiError, contentTooLong } from '../errors.js';
 import type { Correction, RenderAssets, RenderConfig } from '../model/render-config.js';
 import { measure } from '../qr/encode.js';
@@ -18,8 +19,10 @@ export interface PreparedRender {
 }
 
 /**
- * Applies defaults and the rules that follow from the request as a whole: a logo or a centre-text band needs
- * ECC H (raised, and reported as a correction), and a logo above 25 % with an explicit lower ECC is refused.
+ * Applies defaults and the rules that follow from the request as a whole: a logo needs ECC H (raised, and
+ * reported as a correction), and a logo above 25 % with an explicit lower ECC is refused. A centre-text band
+ * needs H too, but only if anything of its text can be drawn, which only the fonts know: the worker decides
+ * that (render/guarantee.ts, eccForBand).
  */
 export function prepareRender(body: QrConfigBody, assets: RenderAssets): PreparedRender {
   const corrections: Correction[] = [];
@@ -35,17 +38,14 @@ export function prepareRender(body: QrConfigBody, assets: RenderAssets): Prepare
       field: 'logoSizePercent',
     });
   }
-  const cover = hasLogo ? 'a logo' : config.centerText ? 'the centre-text band' : undefined;
-  if (cover && config.eccLevel !== 'H') {
-    corrections.push({
-      field: 'eccLevel',
-      from: config.eccLevel,
-      to: 'H',
-      reason: `${cover} covers modules; ECC H recovers them`,
-    });
+  const raise = hasLogo ? eccHFor(config.eccLevel, 'a logo') : null;
+  if (raise) {
+    corrections.push(raise);
     config.eccLevel = 'H';
   }
-  // Cheap on the main thread (about a microsecond), so an impossible payload never takes a pool slot.
+  // Cheap on the main thread (about a microsecond), so an impossible payload never takes a pool slot (but
+  // for one that fits only below the H a drawn centre text raises it to, which the worker's encoder refuses
+  // at once).
   const { bitsNeeded, bitsAvailable } = measure(config.content, config.eccLevel);
   if (bitsNeeded > bitsAvailable) {
     throw contentTooLong(bitsNeeded, bitsAvailable, config.eccLevel);

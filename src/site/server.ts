@@ -8,6 +8,7 @@ import { checkoutRoutes } from '../checkout/routes.js';
 import type { StripePayments } from '../checkout/stripe.js';
 import { STRIPE_WEBHOOK_PATH, stripeWebhookRoute } from '../checkout/stripe-webhook.js';
 import { type Config, isLoopback } from '../config.js';
+import { EdgeCache } from '../gateway/edge-cache.js';
 import { EngineClient } from '../gateway/engine-client.js';
 import { gatewayRoutes } from '../gateway/gateway.js';
 import { CustomerLimiter } from '../gateway/limits.js';
@@ -110,7 +111,8 @@ export async function startSite(
   const receipts = destination && new ReceiptSender(accounts, CATALOGUE, destination, config.site.receipts.from, log);
   const checkout = new Checkout(accounts, CATALOGUE, provider, () => void receipts?.deliverPending());
   const admin: { access?: AdminAccess } = {};
-  const gateway = { accounts, limiter, engine, settings: config.site };
+  const edgeCache = config.site.edgeCacheBytes > 0 ? new EdgeCache(config.site.edgeCacheBytes) : undefined;
+  const gateway = { accounts, limiter, engine, settings: config.site, edgeCache };
   const apiRoutes: Route[] = [
     {
       method: 'GET',

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { frameOf } from '../../src/design/frames.js';
 import { roundOutline } from '../../src/design/round-shape.js';
-import { textInsets } from '../../src/design/text.js';
+import { textInsets } from '../../src/design/insets.js';
 import { FRAME_STYLES, type FrameStyle } from '../../src/model/vocabulary.js';
 import { decode, lightness, prepare, rasterize, type Raster } from './scan.js';
 import { configOf, darkInQuietZone, drawDesign, symbolBounds } from './text-render.js';

@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { initWasm, Resvg } from '@resvg/resvg-wasm';
+import { Resvg } from '@resvg/resvg-wasm';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
+import { loadResvg } from '../../src/render/resvg.js';
 
 let ready: Promise<void> | undefined;
 
 /** Loads both wasm modules once per test file. */
 export function prepare(): Promise<void> {
   ready ??= (async () => {
-    await initWasm(readFileSync('node_modules/@resvg/resvg-wasm/index_bg.wasm'));
+    await loadResvg();
     await prepareZXingModule({
       overrides: { wasmBinary: readFileSync('node_modules/zxing-wasm/dist/reader/zxing_reader.wasm') },
       fireImmediately: true,

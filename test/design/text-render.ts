@@ -1,11 +1,11 @@
 import type { Decorations } from '../../src/design/decorations.js';
 import { gridFromSymbol } from '../../src/design/grid.js';
-import { textDecorations, textInsets } from '../../src/design/text.js';
+import { textDecorations } from '../../src/design/text.js';
 import type { Layout } from '../../src/model/layout.js';
 import type { RenderConfig } from '../../src/model/render-config.js';
 import { encode } from '../../src/qr/encode.js';
 import type { QrSymbol } from '../../src/qr/types.js';
-import { computeLayout } from '../../src/render/layout.js';
+import { designLayout } from '../../src/render/layout.js';
 import { buildScene } from '../../src/render/scene.js';
 import { sceneToSvg } from '../../src/render/svg.js';
 import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
@@ -24,7 +24,7 @@ export interface Drawn {
 /** A design laid out, decorated by the text stage and drawn to SVG, as the pipeline does it. */
 export function drawDesign(cfg: RenderConfig): Drawn {
   const symbol = encode(cfg.content, { ecc: cfg.eccLevel, minVersion: cfg.minVersion, mask: cfg.maskPattern });
-  const layout = computeLayout(symbol.size, cfg, (w, h) => textInsets(cfg, w, h));
+  const layout = designLayout(cfg, symbol.size);
   const plain = gridFromSymbol(symbol);
   const decorations = textDecorations(cfg, plain, layout);
   const grid = decorations.cleared ? { ...plain, cleared: decorations.cleared } : plain;

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { create, type Font } from 'fontkit';
-import { centerBand } from '../../src/design/center-text.js';
+import { centerBand, drawsCenterText } from '../../src/design/center-text.js';
 import { coverageRecoverable } from '../../src/design/ecc-budget.js';
 import { fontOf } from '../../src/design/fonts.js';
 import { gridFromSymbol } from '../../src/design/grid.js';
@@ -290,11 +290,21 @@ describe('centre text', () => {
     ]);
   });
 
-  it('draws no band when no character of the text can be drawn, and says so', () => {
-    const out = drawDesign(configOf({ content, eccLevel: 'H', centerText: { text: '東京' } }));
-    expect(out.decorations.cleared).toBeUndefined();
-    expect(out.decorations.layers.above).toEqual([]);
-    expect(out.decorations.warnings).toEqual([expect.stringMatching(/nothing of centerText\.text is left to draw/)]);
+  it('draws no band when no character of the text can be drawn, or it is only spaces, and says so', () => {
+    for (const [text, warning] of [
+      ['東京', /nothing of centerText\.text is left to draw/],
+      [' \u00a0\u200b ', /^centerText\.text has nothing to draw/],
+    ] as const) {
+      const cfg = configOf({ content, eccLevel: 'H', centerText: { text } });
+      const out = drawDesign(cfg);
+      expect(out.decorations.cleared).toBeUndefined();
+      expect(out.decorations.layers.above).toEqual([]);
+      expect(out.decorations.warnings).toEqual([expect.stringMatching(warning)]);
+      // What decides the band's ECC H (render/guarantee.ts) agrees.
+      expect(drawsCenterText(cfg)).toBe(false);
+    }
+    expect(drawsCenterText(configOf({ content, centerText: { text: '東京 A' } }))).toBe(true);
+    expect(drawsCenterText(configOf({ content }))).toBe(false);
   });
 
   it('gives up the band, with a warning, when the symbol cannot spare a single small one', () => {

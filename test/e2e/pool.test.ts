@@ -64,8 +64,46 @@ describe('backpressure and worker failure', () => {
     }
   });
 
+  it('a canvas set by pixelsPerModule counts as high-resolution by the version and the frame that size it', async () => {
+    const heavyPixels = 1000 * 1000;
+    const svc = await startTestService({ workers: 2, heavyConcurrency: 1, heavyPixels, cacheBytes: 0 });
+    try {
+      // 8 px a module: a version-1 code is 232 px; 1300 bytes need version 30, 1160 px; 700 bytes need
+      // version 21, 872 px bare, wider with a ring and caption around it.
+      const cases = [
+        { name: 'small version', body: { content: 'small' }, heavy: false },
+        { name: 'large version', body: { content: 'x'.repeat(1300) }, heavy: true },
+        { name: 'version 21 bare', body: { content: 'y'.repeat(700) }, heavy: false },
+        {
+          name: 'version 21 framed',
+          body: { content: 'y'.repeat(700), frameStyle: 'circular', ctaText: 'Scan me' },
+          heavy: true,
+        },
+      ];
+      for (const { name, body, heavy } of cases) {
+        // Two at once: with one high-resolution render allowed, the second of two heavy ones is refused.
+        const pair = await Promise.all(
+          [0, 1].map(() => svc.post('/api/qr/generate', { ...body, pixelsPerModule: 8, responseType: 'binary' })),
+        );
+        const ok = pair.filter((r) => r.status === 200);
+        const busy = pair.filter((r) => r.status === 503);
+        expect([name, ok.length, busy.length]).toEqual([name, heavy ? 1 : 2, heavy ? 1 : 0]);
+        for (const r of busy) expect((await r.json()).error).toMatch(/high-resolution/);
+        // The canvas the render drew is what the pool counted.
+        const [w, h] = ['x-qr-width', 'x-qr-height'].map((k) => Number(ok[0]!.headers.get(k)));
+        expect([name, w! * h! > heavyPixels]).toEqual([name, heavy]);
+        for (const r of ok)
+          expect((await decodeOne('png', new Uint8Array(await r.arrayBuffer()))).text).toBe(body.content);
+      }
+    } finally {
+      await svc.close();
+    }
+  });
+
   it('a killed worker is replaced and the server keeps serving', async () => {
-    const svc = await startTestService({ workers: 2, cacheBytes: 0 });
+    // Renders wait in line for a replacement to load its modules, which may take seconds on a loaded
+    // machine: they wait for it rather than fail.
+    const svc = await startTestService({ workers: 2, queueWaitMs: 600_000, cacheBytes: 0 });
     try {
       expect((await svc.post('/api/qr/generate', { content: 'before' })).status).toBe(200);
       const victims = [...svc.service.pool.piscina.threads];
@@ -88,7 +126,8 @@ describe('backpressure and worker failure', () => {
   });
 
   it('a worker killed mid-render answers that request with a 500 envelope, not a hang', async () => {
-    const svc = await startTestService({ workers: 1, cacheBytes: 0 });
+    // The next render waits in line for the replacement to load, however long that takes here.
+    const svc = await startTestService({ workers: 1, queueWaitMs: 600_000, cacheBytes: 0 });
     try {
       await svc.post('/api/qr/generate', { content: 'warm up' });
       const pending = svc.post('/api/qr/generate', { content: 'doomed', fileFormat: 'jpg', outputWidth: 4096 });

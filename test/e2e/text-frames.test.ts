@@ -247,6 +247,51 @@ describe('centerText', () => {
     }
   });
 
+  it('with nothing drawable (characters no bundled face has, or only spaces) draws no band and keeps the requested ECC, with a warning naming centerText.text', async () => {
+    const plain = await generate({ eccLevel: 'M' });
+    expect(plain.body.eccLevel).toBe('M');
+    for (const [text, warning] of [
+      [
+        '🍕東京',
+        'centerText.text: no bundled typeface has 🍕 (U+1F355), 東 (U+6771), 京 (U+4EAC); they are left out, and nothing of centerText.text is left to draw.',
+      ],
+      ['   ', 'centerText.text has nothing to draw (only spaces or invisible characters); it is left out.'],
+    ]) {
+      const r = await generate({ centerText: { text }, eccLevel: 'M' });
+      expect(r.body.eccLevel, text).toBe('M');
+      expect(r.body.corrections, text).toEqual([]);
+      expect(r.body.warnings, text).toEqual([warning]);
+      expect(Buffer.from(r.file).equals(Buffer.from(plain.file)), text).toBe(true);
+      await expectDecodes(r, 'png');
+    }
+    // One drawable character is a band: H, as for any centre text.
+    const drawn = await generate({ centerText: { text: '🍕 A' }, eccLevel: 'M' });
+    expect(drawn.body.eccLevel).toBe('H');
+    expect(drawn.body.corrections).toContainEqual({
+      field: 'eccLevel',
+      from: 'M',
+      to: 'H',
+      reason: 'the centre-text band covers modules; ECC H recovers them',
+    });
+    await expectDecodes(drawn, 'png');
+  });
+
+  it('refuses content that fits the requested ECC but not the H a drawn band needs, in the envelope', async () => {
+    // 2,500 alphanumeric characters: version 40 holds 3,391 at M, 1,852 at H.
+    const res = await svc.post('/api/qr/generate', {
+      content: 'A'.repeat(2500),
+      eccLevel: 'M',
+      centerText: { text: 'MENU' },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      success: false,
+      code: 'CONTENT_TOO_LONG',
+      field: 'content',
+      error: expect.stringMatching(/at ECC H/),
+    });
+  });
+
   it('changes the pixels of the code itself, unlike a caption', async () => {
     const band = await generate({ centerText: { text: 'SCAN ME' }, eccLevel: 'H' });
     const plain = await generate({ eccLevel: 'H' });

@@ -6,24 +6,24 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { initWasm as initResvg, Resvg } from '@resvg/resvg-wasm';
+import { Resvg } from '@resvg/resvg-wasm';
 import decodeJpeg, { init as initJpegDecode } from '@jsquash/jpeg/decode.js';
 import decodePng, { init as initPngDecode } from '@jsquash/png/decode.js';
 import decodeWebp, { init as initWebpDecode } from '@jsquash/webp/decode.js';
 import { scanRGBABuffer, ZBarConfigType, ZBarScanner, ZBarSymbolType } from '@undecaf/zbar-wasm';
 import { prepareZXingModule, type ReaderOptions, readBarcodes, type ReadResult } from 'zxing-wasm/reader';
+import { loadResvg } from '../../src/render/resvg.js';
 import { pdfToSvg } from './pdf-to-svg.js';
 
 const require = createRequire(import.meta.url);
 const bytesOf = (spec: string) => new Uint8Array(readFileSync(require.resolve(spec)));
 
+// svgToImage draws at once, whenever a test calls it: resvg is loaded with this module.
+await loadResvg();
+
 let ready: Promise<void> | undefined;
 function init(): Promise<void> {
   ready ??= (async () => {
-    // A test that also renders in its own process has loaded resvg already (wasm/index.ts, initWasm).
-    await initResvg(bytesOf('@resvg/resvg-wasm/index_bg.wasm')).catch((e: Error) => {
-      if (!e.message.startsWith('Already initialized')) throw e;
-    });
     await prepareZXingModule({
       overrides: { wasmBinary: bytesOf('zxing-wasm/reader/zxing_reader.wasm').buffer },
       fireImmediately: true,

@@ -1,9 +1,9 @@
 /**
- * The grey images zbar is handed for a design, to compare two builds of zbar on them: those the verifier
- * reads (verify/index.ts: the reduction, inverted already when the code is light on dark, and the export at
- * its own size in the polarity it is read in), and, to test more of zbar's paths on the same pixels, the
- * first scan trial's farther reduction (2 px per module), the reductions to 4 and 5 px per module, and the
- * export at its own size in the other polarity (where zbar should find nothing).
+ * The grey images zbar is handed for a design, in zbar's own grey (read.ts), to compare two builds of zbar
+ * on them: those the verifier reads (verify/index.ts: the reduction, inverted already when the code is light
+ * on dark, and the export at its own size in the polarity it is read in), and, to test more of zbar's paths
+ * on the same pixels, the farther reduction of the first scan trial (2 px per module), the reductions to 4
+ * and 5 px per module, and the export at its own size in the other polarity (where zbar should find nothing).
  */
 import { addBase64Assets } from '../../src/api/render-request.js';
 import { composite, greyLevel, WHITE } from '../../src/model/color.js';
@@ -34,10 +34,11 @@ export async function zbarImages(design: Record<string, unknown>): Promise<{ tag
   const lightOnDark = greyLevel(composite(weakest.foreground, bg)) > greyLevel(bg);
   const { width, height } = raster;
   const { boxes } = planReads(layout, width, height, scene.flat, lightOnDark);
-  const box = (px: number) => ({ f: Math.max(1, Math.floor(layout.modulePx / px)), invert: lightOnDark });
-  const { grey, reduced } = scan(raster, READ_AS_FILE[config.fileFormat], [boxes[0]!, boxes[1]!, box(4), box(5)]);
+  const box = (px: number) => ({ f: Math.max(1, Math.floor(layout.modulePx / px)), invert: lightOnDark, zbar: true });
+  const zbarBoxes = [boxes.find((b) => b.zbar)!, { ...boxes[1]!, zbar: true }, box(4), box(5)];
+  const { zbarGrey, reduced } = scan(raster, READ_AS_FILE[config.fileFormat], zbarBoxes, true);
   if ('release' in raster) raster.release();
-  const native = { width, height, pixels: grey };
+  const native = { width, height, pixels: zbarGrey! };
   const [far, trial, r4, r5] = reduced.map(pixels) as [GreyPixels, GreyPixels, GreyPixels, GreyPixels];
   return {
     tag: `${config.fileFormat} ${width} px, ${layout.modulePx} px/module, ${config.moduleShape}/${config.finderOuterShape}/${config.finderInnerShape}${lightOnDark ? ', light on dark' : ''}`,

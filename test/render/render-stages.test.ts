@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
 import { contrastRatio, effectiveContrast, parseHex } from '../../src/model/color.js';
-import { decorationInsets } from '../../src/design/decorations.js';
+import { textInsets } from '../../src/design/insets.js';
 import type { RenderConfig } from '../../src/model/render-config.js';
 import { FRAME_STYLES } from '../../src/model/vocabulary.js';
 import { computeLayout } from '../../src/render/layout.js';
@@ -37,7 +37,7 @@ describe('layout', () => {
     for (const design of cases) {
       it(JSON.stringify(design), () => {
         const cfg = configOf({ content: 'x', ...design });
-        const insets = (w: number, h: number) => decorationInsets(cfg, w, h);
+        const insets = (w: number, h: number) => textInsets(cfg, w, h);
         const l = computeLayout(25, { quietZone: 4, pixelsPerModule: 9 }, insets);
         const block = 33 * 9;
         expect(l).toMatchObject({ modulePx: 9, height: l.width });
@@ -57,15 +57,13 @@ describe('layout', () => {
     it('a fixed outputHeight keeps its height; the width grows', () => {
       const cfg = configOf({ content: 'x', frameStyle: 'box-bottom' });
       const l = computeLayout(25, { quietZone: 4, pixelsPerModule: 9, outputHeight: 600 }, (w, h) =>
-        decorationInsets(cfg, w, h),
+        textInsets(cfg, w, h),
       );
       expect(l).toMatchObject({ modulePx: 9, height: 600 });
       expect(l.width).toBeGreaterThan(33 * 9);
       // A height that cannot hold the frame and the block is not made up for by width: refused as before.
       expect(() =>
-        computeLayout(25, { quietZone: 4, pixelsPerModule: 9, outputHeight: 310 }, (w, h) =>
-          decorationInsets(cfg, w, h),
-        ),
+        computeLayout(25, { quietZone: 4, pixelsPerModule: 9, outputHeight: 310 }, (w, h) => textInsets(cfg, w, h)),
       ).toThrow(expect.objectContaining({ code: 'VALUE_OUT_OF_RANGE', field: 'pixelsPerModule' }));
     });
 
@@ -74,7 +72,7 @@ describe('layout', () => {
       // 41 modules at 90 px are 3690 px: within the limit bare, over it with the ring around.
       expect(computeLayout(25, { quietZone: 8, pixelsPerModule: 90 }).width).toBe(3690);
       try {
-        computeLayout(25, { quietZone: 8, pixelsPerModule: 90 }, (w, h) => decorationInsets(cfg, w, h));
+        computeLayout(25, { quietZone: 8, pixelsPerModule: 90 }, (w, h) => textInsets(cfg, w, h));
         expect.unreachable();
       } catch (e) {
         expect(e).toMatchObject({

@@ -10,14 +10,15 @@ import { Canvas } from '../../src/render/canvas.js';
 import { Edges } from '../../src/render/edges.js';
 import { flattenPath } from '../../src/render/flatten.js';
 import { designScene } from '../../src/render/pipeline.js';
-import { rasterizeScene, rasterizeSvg } from '../../src/render/raster.js';
+import { rasterizeScene } from '../../src/render/raster.js';
+import { loadResvg, rasterizeSvg } from '../../src/render/resvg.js';
 import { sceneToSvg } from '../../src/render/svg.js';
 import type { RenderTask } from '../../src/render/types.js';
 import { initWasm } from '../../wasm/index.js';
 import { randomDesign } from '../helpers/random-design.js';
 import { CONTENT, configOf, drawingDiff, SCENE_CASES } from '../helpers/scene-cases.js';
 
-beforeAll(() => initWasm());
+beforeAll(() => Promise.all([initWasm(), loadResvg()]));
 
 const IDENTITY: Affine = [1, 0, 0, 1, 0, 0];
 const BLACK = { kind: 'solid', color: parseHex('#000000') } as const;

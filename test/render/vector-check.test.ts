@@ -11,7 +11,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RgbaRaster } from '../../src/model/raster.js';
 import { weakestContrast } from '../../src/model/contrast.js';
 import { designScene, renderOnce, sceneRaster } from '../../src/render/pipeline.js';
-import { rasterizeScene, rasterizeSvg, toRgba } from '../../src/render/raster.js';
+import { rasterizeScene, toRgba } from '../../src/render/raster.js';
+import { loadResvg, rasterizeSvg } from '../../src/render/resvg.js';
 import { sceneToSvg } from '../../src/render/svg.js';
 import { judgeRaster } from '../../src/render/verify/index.js';
 import type { RenderTask } from '../../src/render/types.js';
@@ -21,7 +22,7 @@ import { pdfToSvg } from '../helpers/pdf-to-svg.js';
 import { randomDesign } from '../helpers/random-design.js';
 import { CONTENT, configOf, drawingDiff, SCENE_CASES } from '../helpers/scene-cases.js';
 
-beforeAll(() => initWasm());
+beforeAll(() => Promise.all([initWasm(), loadResvg()]));
 
 const VECTOR = ['svg', 'pdf'] as const;
 type Vector = (typeof VECTOR)[number];

@@ -1,9 +1,10 @@
 /**
  * The verifier's reads of a raster, made in our WASM kernel, against plain reference arithmetic: the grey
- * formulas of the two readers, translucent pixels over white, box means rounded as zxing-cpp's pyramid
+ * formulas of zxing's two readers and zbar's (and zbar's against zbar-wasm itself), translucent pixels over white, box means rounded as zxing-cpp's pyramid
  * rounds them (the layer-first check is safe only if its layer is zxing's, bit for bit), and the blur and
  * dim trial images.
  */
+import { getInstance, ZBarImage } from '@undecaf/zbar-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { composite, WHITE, parseHex } from '../../src/model/color.js';
 import type { Raster } from '../../src/model/raster.js';
@@ -18,13 +19,15 @@ import { prng } from '../helpers/random-design.js';
 
 beforeAll(() => initWasm());
 
-const stb = (r: number, g: number, b: number) => (77 * r + 150 * g + 29 * b) >> 8;
-const zx = (r: number, g: number, b: number) => (306 * r + 601 * g + 117 * b + 512) >> 10;
+type Formula = (r: number, g: number, b: number) => number;
+const stb: Formula = (r, g, b) => (77 * r + 150 * g + 29 * b) >> 8;
+const zx: Formula = (r, g, b) => (306 * r + 601 * g + 117 * b + 512) >> 10;
+/** @undecaf/zbar-wasm's, for RGBA it is handed (ZBarImage.createFromRGBABuffer). */
+const zb: Formula = (r, g, b) => (19595 * r + 38469 * g + 7472 * b) >> 16;
 const overWhite = (v: number, a: number) => (a === 255 ? v : Math.round((v * a + 255 * (255 - a)) / 255));
 
 /** RGBA pixels: the grey of the colour, then over white; palette entries: the colour over white, then its grey. */
-function referenceGrey(r: Raster, asFile: boolean): Uint8Array {
-  const formula = asFile ? stb : zx;
+function referenceGrey(r: Raster, formula: Formula): Uint8Array {
   const grey = new Uint8Array(r.width * r.height);
   for (let i = 0; i < grey.length; i++) {
     if (r.kind === 'rgba') {
@@ -54,20 +57,23 @@ function referenceBox(grey: Uint8Array, width: number, height: number, f: number
   return out;
 }
 
-/** Straight RGBA whose pixels are translucent with this share: the kernel reads opaque ones sixteen at a time. */
-const TRANSLUCENT = { indexed: 0, rgba: 0.7, opaque: 0, 'mostly opaque': 0.01 } as const;
+/**
+ * Straight RGBA whose pixels are translucent with this share: the kernel reads opaque ones sixteen at a
+ * time. Indexed rasters: a palette of any colours, or of greys only, on which every formula agrees and
+ * zbar's grey is the reader's.
+ */
+const TRANSLUCENT = { indexed: 0, 'grey indexed': 0, rgba: 0.7, opaque: 0, 'mostly opaque': 0.01 } as const;
 
 function randomRaster(seed: number, kind: keyof typeof TRANSLUCENT): Raster {
   const rnd = prng(seed);
   const width = rnd.int(20, 90),
     height = rnd.int(20, 90);
-  if (kind === 'indexed') {
-    const palette = Array.from({ length: rnd.int(2, 12) }, () => ({
-      r: rnd.int(0, 255),
-      g: rnd.int(0, 255),
-      b: rnd.int(0, 255),
-      a: rnd.chance(0.3) ? rnd.int(0, 255) : 255,
-    }));
+  if (kind === 'indexed' || kind === 'grey indexed') {
+    const palette = Array.from({ length: rnd.int(2, 12) }, () => {
+      const [r, g, b] =
+        kind === 'indexed' ? [rnd.int(0, 255), rnd.int(0, 255), rnd.int(0, 255)] : Array(3).fill(rnd.int(0, 255));
+      return { r, g, b, a: rnd.chance(0.3) ? rnd.int(0, 255) : 255 };
+    });
     return {
       kind: 'indexed',
       width,
@@ -88,15 +94,25 @@ function randomRaster(seed: number, kind: keyof typeof TRANSLUCENT): Raster {
 
 describe('the verifier reads a raster exactly as the references compute it', () => {
   it.each(Object.keys(TRANSLUCENT) as (keyof typeof TRANSLUCENT)[])(
-    '%s: grey for both readers, and box filters of factors 1–9, plain and inverted',
+    "%s: grey for both of zxing's readers and for zbar, and box filters of factors 1–9 of either, plain and inverted",
     (kind) => {
       for (let seed = 1; seed <= 12; seed++) {
         const r = randomRaster(seed, kind);
-        for (const asFile of [true, false]) {
-          const boxes = [1, 2, 3, 5, 9].map((f, i) => ({ f, invert: i % 2 === 1 }));
-          const { grey, reduced } = scan(r, asFile, boxes);
-          const want = referenceGrey(r, asFile);
+        const wantZbar = referenceGrey(r, zb);
+        for (const [asFile, zbarNative] of [
+          [true, true],
+          [false, false],
+        ] as const) {
+          const boxes = [
+            ...[1, 2, 3, 5, 9].map((f, i) => ({ f, invert: i % 2 === 1 })),
+            ...[1, 3, 4].map((f, i) => ({ f, invert: i % 2 === 0, zbar: true })),
+          ];
+          // zbar's grey at full size, or only its boxes (the kernel keeps one row of it).
+          const { grey, zbarGrey, reduced } = scan(r, asFile, boxes, zbarNative);
+          const want = referenceGrey(r, asFile ? stb : zx);
           expect(Buffer.from(grey).equals(Buffer.from(want)), `seed ${seed}`).toBe(true);
+          if (zbarNative) expect(Buffer.from(zbarGrey!).equals(Buffer.from(wantZbar)), `seed ${seed}`).toBe(true);
+          else expect(zbarGrey).toBeNull();
           boxes.forEach((b, i) => {
             expect(reduced[i]!.width).toBe(Math.floor(r.width / b.f));
             expect(Buffer.from(reduced[i]!.pgm).toString('latin1', 0, 20)).toMatch(
@@ -104,7 +120,7 @@ describe('the verifier reads a raster exactly as the references compute it', () 
             );
             expect(
               Buffer.from(pixelsOf(reduced[i]!)).equals(
-                Buffer.from(referenceBox(want, r.width, r.height, b.f, b.invert)),
+                Buffer.from(referenceBox('zbar' in b ? wantZbar : want, r.width, r.height, b.f, b.invert)),
               ),
               `seed ${seed} f ${b.f}`,
             ).toBe(true);
@@ -113,6 +129,28 @@ describe('the verifier reads a raster exactly as the references compute it', () 
       }
     },
   );
+
+  it("zbar's grey of opaque pixels is the grey @undecaf/zbar-wasm makes of them itself, in every format", async () => {
+    const z = await getInstance();
+    // zbar-wasm greys RGBA into memory it allocates for the image: it is read back from there.
+    const malloc = z._malloc;
+    let at = 0;
+    z._malloc = (n: number) => (at = malloc(n));
+    try {
+      for (let seed = 1; seed <= 6; seed++) {
+        const r = randomRaster(seed, 'opaque');
+        const image = await ZBarImage.createFromRGBABuffer(r.width, r.height, r.pixels.slice().buffer);
+        const theirs = z.HEAPU8.slice(at, at + r.width * r.height);
+        image.destroy();
+        for (const asFile of [true, false]) {
+          const { zbarGrey } = scan(r, asFile, [], true);
+          expect(Buffer.from(zbarGrey!).equals(Buffer.from(theirs)), `seed ${seed}`).toBe(true);
+        }
+      }
+    } finally {
+      z._malloc = malloc;
+    }
+  });
 
   it('blurs with the window clipped at the edges and halves contrast about mid-grey', () => {
     const rnd = prng(5);

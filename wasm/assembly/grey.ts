@@ -2,7 +2,7 @@
 // box-filtered reductions as zxing's pyramid makes them, in one pass. Like raster.ts, it works on memory
 // laid out by its JS side and allocates nothing.
 
-/** Bytes per box description: factor, invert (0/1), output pointer (grey, a byte per pixel), column-sums pointer, as i32. */
+/** Bytes per box description: factor, flags (BOX_INVERT, BOX_ZBAR), output pointer (grey, a byte per pixel), column-sums pointer, as i32. */
 export const BOX_BYTES = 16;
 /**
  * The largest box factor: a box's column sums are u16, which hold `f` rows of 255. The verifier's boxes are
@@ -10,42 +10,83 @@ export const BOX_BYTES = 16;
  */
 export const BOX_MAX_FACTOR = 257;
 
+/** A grey formula (`formula`): stb_image's (77R + 150G + 29B) >> 8, with which zxing reads PNG and JPEG files. */
+export const GREY_STB = 0;
+/** zxing's RGBToLum, (306R + 601G + 117B + 512) >> 10, for RGBA pixels it is handed. */
+export const GREY_ZXING = 1;
+/** zbar-wasm's (19595R + 38469G + 7472B) >> 16, for RGBA pixels it is handed (alpha ignored). */
+export const GREY_ZBAR = 2;
+
+/** A box description's flag (its second i32): the box reads 255 − grey. */
+export const BOX_INVERT = 1;
+/** A box description's flag: the box sums zbar's grey rather than the reader's. */
+export const BOX_ZBAR = 2;
+
 /**
  * Reads a raster once. Each pixel becomes a grey level (stored at `grey`) by the formula of the reader
- * that will see it: stb_image's (77R + 150G + 29B) >> 8, with which zxing reads PNG and JPEG files, or
- * zxing's own (306R + 601G + 117B + 512) >> 10 for pixels it is handed (`zxing`); translucent pixels are
- * taken over white, as a viewer shows them. An indexed raster (`rgba` false) is read through `table`,
- * each palette entry's grey. Meanwhile each of the `nBoxes` box filters at `boxes` adds every grey row
- * into its column sums (u16 per pixel column, zero at the start, the width rounded up to 16) and, at its
- * last row of a block, sums them by blocks and writes a row of ⌊width / f⌋ grey pixels, each block's mean
- * rounded as zxing-cpp's pyramid rounds it, (sum + f²/2) / f² truncated; an inverted box
- * reads 255 − grey, for light-on-dark codes. `grey` needs 16 bytes to spare after the image.
+ * that will see it (`formula`, GREY_STB or GREY_ZXING); translucent pixels are taken over white, as a
+ * viewer shows them. An indexed raster (`rgba` false) is read through `table`, each palette entry's grey.
+ * When `zbarGrey` is not 0, each pixel is also greyed by zbar's formula (GREY_ZBAR, over white likewise,
+ * through `zbarTable` for an indexed raster), row y at `zbarGrey + y × zbarStride`: a stride of 0 keeps
+ * only the current row, for boxes alone. Meanwhile each of the `nBoxes` box filters at `boxes` adds every
+ * grey row (zbar's when it has BOX_ZBAR) into its column sums (u16 per pixel column, zero at the start, the
+ * width rounded up to 16) and, at its last row of a block, sums them by blocks and writes a row of
+ * ⌊width / f⌋ grey pixels, each block's mean rounded as zxing-cpp's pyramid rounds it, (sum + f²/2) / f²
+ * truncated; a box with BOX_INVERT reads 255 − grey, for light-on-dark codes. `grey` and `zbarGrey` need
+ * 16 bytes to spare after what they hold.
  */
-export function scan(src: usize, rgba: bool, zxing: bool, table: usize, width: i32, height: i32, grey: usize, boxes: usize, nBoxes: i32): void {
+export function scan(src: usize, rgba: bool, formula: i32, table: usize, width: i32, height: i32, grey: usize, boxes: usize, nBoxes: i32, zbarTable: usize, zbarGrey: usize, zbarStride: i32): void {
   for (let y = 0; y < height; y++) {
     const row = grey + <usize>(y * width);
-    if (rgba) greyRow(src + (<usize>(y * width) << 2), width, zxing, row);
-    else for (let x = 0; x < width; x++) store<u8>(row + <usize>x, load<u8>(table + <usize>load<u8>(src + <usize>(y * width + x))));
+    const zbarRow = zbarGrey + <usize>(y * zbarStride);
+    if (rgba) {
+      // Each combination spelt out, so that the inlined loop is compiled for it with no test per pixel.
+      const p = src + (<usize>(y * width) << 2);
+      if (zbarGrey == 0) {
+        if (formula == GREY_ZXING) greyRow(p, width, GREY_ZXING, row, false, 0);
+        else greyRow(p, width, GREY_STB, row, false, 0);
+      } else if (formula == GREY_ZXING) greyRow(p, width, GREY_ZXING, row, true, zbarRow);
+      else greyRow(p, width, GREY_STB, row, true, zbarRow);
+    } else lookUpRow(src + <usize>(y * width), width, table, row, zbarGrey != 0 ? zbarTable : 0, zbarRow);
     for (let k = 0; k < nBoxes; k++) {
       const spec = boxes + <usize>(k * BOX_BYTES);
       const f = load<i32>(spec);
       if (y / f >= height / f) continue;
+      const flags = load<i32>(spec, 4);
+      const from = flags & BOX_ZBAR ? zbarRow : row;
       const sums = <usize>load<u32>(spec, 12);
       for (let x = 0; x < width; x += 16) {
-        const g = v128.load(row + <usize>x);
+        const g = v128.load(from + <usize>x);
         const c = sums + (<usize>x << 1);
         v128.store(c, i16x8.add(v128.load(c), i16x8.extend_low_i8x16_u(g)));
         v128.store(c, i16x8.add(v128.load(c, 16), i16x8.extend_high_i8x16_u(g)), 16);
       }
-      if (y % f == f - 1) writeBlocks(sums, width, f, load<i32>(spec, 4) != 0, <usize>load<u32>(spec, 8) + <usize>((y / f) * (width / f)));
+      if (y % f == f - 1) writeBlocks(sums, width, f, (flags & BOX_INVERT) != 0, <usize>load<u32>(spec, 8) + <usize>((y / f) * (width / f)));
     }
   }
 }
 
-/** One row of straight RGBA as grey: sixteen opaque pixels at a time, any group with a translucent one pixel by pixel. */
-function greyRow(p: usize, width: i32, zxing: bool, out: usize): void {
-  // Per pixel R, G, B weights as i16 pairs, summed by a dot product: R·wr + G·wg and B·wb + 0.
-  const weights = zxing ? i16x8(306, 601, 117, 0, 306, 601, 117, 0) : i16x8(77, 150, 29, 0, 77, 150, 29, 0);
+/** One row of palette indices as grey, each looked up in `table` into `out`, and in `zbarTable` (unless 0) into `zbarOut`. */
+function lookUpRow(p: usize, width: i32, table: usize, out: usize, zbarTable: usize, zbarOut: usize): void {
+  if (zbarTable == 0) {
+    for (let x = 0; x < width; x++) store<u8>(out + <usize>x, load<u8>(table + <usize>load<u8>(p + <usize>x)));
+    return;
+  }
+  for (let x = 0; x < width; x++) {
+    const i = <usize>load<u8>(p + <usize>x);
+    store<u8>(out + <usize>x, load<u8>(table + i));
+    store<u8>(zbarOut + <usize>x, load<u8>(zbarTable + i));
+  }
+}
+
+/**
+ * One row of straight RGBA as grey by `formula` into `out`, and by zbar's into `zbarOut` when `both`, from
+ * the same loads: sixteen opaque pixels at a time, any group with a translucent one pixel by pixel.
+ */
+// @ts-ignore: decorator
+@inline function greyRow(p: usize, width: i32, formula: i32, out: usize, both: bool, zbarOut: usize): void {
+  const weights = weightsOf(formula);
+  const zbarWeights = weightsOf(GREY_ZBAR);
   let x = 0;
   for (; x + 16 <= width; x += 16) {
     const q = p + (<usize>x << 2);
@@ -54,14 +95,42 @@ function greyRow(p: usize, width: i32, zxing: bool, out: usize): void {
     const c = v128.load(q, 32);
     const d = v128.load(q, 48);
     if (!allOpaque(a, b, c, d)) {
-      for (let i = 0; i < 16; i++) store<u8>(out + <usize>(x + i), <u8>greyOf(load<u32>(q + (<usize>i << 2)), zxing));
+      for (let i = 0; i < 16; i++) {
+        const px = load<u32>(q + (<usize>i << 2));
+        store<u8>(out + <usize>(x + i), <u8>greyOf(px, formula));
+        if (both) store<u8>(zbarOut + <usize>(x + i), <u8>greyOf(px, GREY_ZBAR));
+      }
       continue;
     }
-    const lo = i16x8.narrow_i32x4_u(luma(a, weights, zxing), luma(b, weights, zxing));
-    const hi = i16x8.narrow_i32x4_u(luma(c, weights, zxing), luma(d, weights, zxing));
-    v128.store(out + <usize>x, i8x16.narrow_i16x8_u(lo, hi));
+    v128.store(out + <usize>x, lumas(a, b, c, d, weights, formula));
+    if (both) v128.store(zbarOut + <usize>x, lumas(a, b, c, d, zbarWeights, GREY_ZBAR));
   }
-  for (; x < width; x++) store<u8>(out + <usize>x, <u8>greyOf(load<u32>(p + (<usize>x << 2)), zxing));
+  for (; x < width; x++) {
+    const px = load<u32>(p + (<usize>x << 2));
+    store<u8>(out + <usize>x, <u8>greyOf(px, formula));
+    if (both) store<u8>(zbarOut + <usize>x, <u8>greyOf(px, GREY_ZBAR));
+  }
+}
+
+/**
+ * A formula's weights as i16 pairs, summed by a dot product: R·wr + G·wg and B·wb + 0; zbar's weights need
+ * more than 16 bits for G, so its pixels are spread to R, G, G, B (lanes) and G is weighed in two halves.
+ */
+// @ts-ignore: decorator
+@inline function weightsOf(formula: i32): v128 {
+  return formula == GREY_ZBAR
+    ? i16x8(19595, 19235, 19234, 7472, 19595, 19235, 19234, 7472)
+    : formula == GREY_ZXING
+      ? i16x8(306, 601, 117, 0, 306, 601, 117, 0)
+      : i16x8(77, 150, 29, 0, 77, 150, 29, 0);
+}
+
+/** The grey levels of sixteen opaque pixels, as bytes. */
+// @ts-ignore: decorator
+@inline function lumas(a: v128, b: v128, c: v128, d: v128, weights: v128, formula: i32): v128 {
+  const lo = i16x8.narrow_i32x4_u(luma(a, weights, formula), luma(b, weights, formula));
+  const hi = i16x8.narrow_i32x4_u(luma(c, weights, formula), luma(d, weights, formula));
+  return i8x16.narrow_i16x8_u(lo, hi);
 }
 
 // @ts-ignore: decorator
@@ -70,27 +139,42 @@ function greyRow(p: usize, width: i32, zxing: bool, out: usize): void {
   return i32x4.all_true(i32x4.eq(v128.and(v128.and(v128.and(a, b), v128.and(c, d)), alpha), alpha));
 }
 
+/** Two pixels' R, G, B, A as i16 lanes, spread to R, G, G, B for zbar's weights. */
+// @ts-ignore: decorator
+@inline function lanes(v: v128, formula: i32): v128 {
+  return formula == GREY_ZBAR ? i8x16.shuffle(v, v, 0, 1, 2, 3, 2, 3, 4, 5, 8, 9, 10, 11, 10, 11, 12, 13) : v;
+}
+
 /** The grey levels of four opaque pixels, as i32 lanes. */
 // @ts-ignore: decorator
-@inline function luma(v: v128, weights: v128, zxing: bool): v128 {
-  const lo = i32x4.dot_i16x8_s(i16x8.extend_low_i8x16_u(v), weights);
-  const hi = i32x4.dot_i16x8_s(i16x8.extend_high_i8x16_u(v), weights);
-  // lo = [RG₀, B₀, RG₁, B₁], hi likewise for pixels 2 and 3: add the partial sums pairwise.
+@inline function luma(v: v128, weights: v128, formula: i32): v128 {
+  const lo = i32x4.dot_i16x8_s(lanes(i16x8.extend_low_i8x16_u(v), formula), weights);
+  const hi = i32x4.dot_i16x8_s(lanes(i16x8.extend_high_i8x16_u(v), formula), weights);
+  // lo = [RG₀, B₀, RG₁, B₁] ([RG₀, GB₀, …] for zbar), hi likewise for pixels 2 and 3: add them pairwise.
   const sum = i32x4.add(
     i8x16.shuffle(lo, hi, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27),
     i8x16.shuffle(lo, hi, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31),
   );
-  return zxing ? i32x4.shr_u(i32x4.add(sum, i32x4.splat(512)), 10) : i32x4.shr_u(sum, 8);
+  return formula == GREY_ZBAR
+    ? i32x4.shr_u(sum, 16)
+    : formula == GREY_ZXING
+      ? i32x4.shr_u(i32x4.add(sum, i32x4.splat(512)), 10)
+      : i32x4.shr_u(sum, 8);
 }
 
-/** One straight-alpha pixel's grey level, over white when translucent. */
+/** One straight-alpha pixel's grey level by `formula`, over white when translucent. */
 // @ts-ignore: decorator
-@inline function greyOf(p: u32, zxing: bool): u32 {
+@inline function greyOf(p: u32, formula: i32): u32 {
   const r = p & 0xff;
   const g = (p >>> 8) & 0xff;
   const b = (p >>> 16) & 0xff;
   const a = p >>> 24;
-  let v = zxing ? (306 * r + 601 * g + 117 * b + 512) >> 10 : (77 * r + 150 * g + 29 * b) >> 8;
+  let v =
+    formula == GREY_ZBAR
+      ? (19595 * r + 38469 * g + 7472 * b) >> 16
+      : formula == GREY_ZXING
+        ? (306 * r + 601 * g + 117 * b + 512) >> 10
+        : (77 * r + 150 * g + 29 * b) >> 8;
   // Rounded half up, as Math.round((v·a + 255·(255 − a)) / 255).
   if (a != 255) v = (2 * (v * a + 255 * (255 - a)) + 255) / 510;
   return v;

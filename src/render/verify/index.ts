@@ -126,11 +126,12 @@ export async function judgeRaster(input: VerifyInput): Promise<Verdict> {
   const fgGrey = greyLevel(composite(input.foreground, bg));
   const lightOnDark = fgGrey > bgGrey;
   // Every image the checks below read, made in one pass over the raster.
-  const { boxes, farProvesNative } = planReads(layout, width, height, input.exact, lightOnDark);
+  const { boxes, farProvesNative, zbarNative } = planReads(layout, width, height, input.exact, lightOnDark);
   const {
     grey,
-    reduced: [reduced, far, layer],
-  } = scan(raster, READ_AS_FILE[input.format], boxes);
+    zbarGrey,
+    reduced: [reduced, far, zbarFar, layer],
+  } = scan(raster, READ_AS_FILE[input.format], boxes, zbarNative);
 
   // A flat raster is filled only inside the symbol and carries no decorations, so its quiet zone is
   // background by construction; anything drawn (shapes, images, frames) is checked pixel by pixel.
@@ -145,7 +146,9 @@ export async function judgeRaster(input: VerifyInput): Promise<Verdict> {
     (farProvesNative && zxingFar) || (await decodesAsDelivered(layer ?? null, grey, width, height, expected));
   const decoders: Record<Decoder, DecoderReading> = {
     zxing: reading(zxingNative ? (zxingFar ? 'reduced' : 'full') : null),
-    zbar: reading(await zbarDecodedAt(reduced!, { pixels: grey, width, height }, input.exact, lightOnDark, expected)),
+    zbar: reading(
+      await zbarDecodedAt(zbarFar!, zbarGrey && { pixels: zbarGrey, width, height }, lightOnDark, expected),
+    ),
   };
   const unread = DECODERS.filter((d) => !decoders[d].decoded);
   if (unread.length) failures.push({ check: 'decode', message: notDecodedBy(unread, width, height), decoders: unread });

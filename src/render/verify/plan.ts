@@ -43,11 +43,14 @@ const FAST_SCANS_EVERY_THIRD_ROW_BELOW = 517;
 export interface ReadPlan {
   /**
    * The box filters to make: the reduction (as a phone sees the code from afar), the farther one of the
-   * first scan trial, and, when zxing would make one of the delivered file, its first pyramid layer.
+   * first scan trial, the same reduction of zbar's grey, and, when zxing would make one of the delivered
+   * file, its first pyramid layer.
    */
   boxes: BoxFilter[];
   /** Decoding the reduction alone proves that the delivered image decodes too. */
   farProvesNative: boolean;
+  /** zbar must read its grey at full size too (zbarDecodedAt): the raster is anti-aliased and larger than its reduction. */
+  zbarNative: boolean;
 }
 
 /**
@@ -72,9 +75,11 @@ export function planReads(
   const boxes: BoxFilter[] = [
     { f, invert: lightOnDark },
     { f: Math.max(1, Math.floor(layout.modulePx / 2)), invert: lightOnDark },
+    { f, invert: lightOnDark, zbar: true },
   ];
   if (layered) boxes.push({ f: PYRAMID_FACTOR, invert: false });
-  return { boxes, farProvesNative };
+  // A reduction by 1 (modules under 6 px) is the image itself.
+  return { boxes, farProvesNative, zbarNative: !exact && f > 1 };
 }
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i]);
@@ -108,28 +113,25 @@ export async function decodesAsDelivered(
 }
 
 /**
- * Whether zbar reads the export, from `reduced` (as a phone sees it from afar, inverted already when the
- * code is light on dark) and at its own size (`native`, the grey of the delivered file): `reduced` when
- * it reads both, else null. zbar has no pyramid: a reader of the file reads it whole, and on anti-aliased
- * shapes zbar's verdict at a reduction differs from its verdict at full size too often for any reduction
- * to stand in for it (bench/README.md), so those are read at full size, every row and column. zbar's
- * verdict on a marginal styled code also turns on a grey level, so it must read the code from afar as well:
- * a code it reads at both sizes has a margin (measured: no such code failed an independent read of the
- * file). A flat raster's reduction averages exact module blocks, and there the two verdicts agreed on
- * every code measured: it is read from afar alone, as zxing reads it. The reduction, a few percent of the
- * pixels, is read first, so a code zbar misses costs little.
+ * Whether zbar reads the export, from `far` (its grey reduced as a phone sees it from afar, inverted already
+ * when the code is light on dark) and at its own size (`native`, its grey of the delivered image; null when
+ * `far` stands for it): `reduced` when it reads both, else null. zbar has no pyramid: a reader of the file
+ * reads it whole, and on anti-aliased shapes zbar's verdict at a reduction differs from its verdict at full
+ * size too often for any reduction to stand in for it (bench/README.md), so those are read at full size,
+ * every row and column. zbar's verdict on a marginal styled code also turns on a grey level, so it must read
+ * the code from afar as well: a code it reads at both sizes has a margin (measured: no such code failed an
+ * independent read of the file). A flat raster's reduction averages exact module blocks, and there the two
+ * verdicts agreed on every code measured: it is read from afar alone, as zxing reads it; so is a reduction
+ * by 1, the image itself (planReads, zbarNative). The reduction, a few percent of the pixels, is read first,
+ * so a code zbar misses costs little.
  */
 export async function zbarDecodedAt(
-  reduced: GreyImage,
-  native: GreyPixels,
-  exact: boolean,
+  far: GreyImage,
+  native: GreyPixels | null,
   lightOnDark: boolean,
   expected: Uint8Array,
 ): Promise<DecodedAt> {
-  const far = { width: reduced.width, height: reduced.height, pixels: pixelsOf(reduced) };
-  if (!(await zbarReads(far, expected))) return null;
-  // A reduction by 1 (modules under 6 px) is the image itself.
-  const farIsNative = reduced.width === native.width && reduced.height === native.height;
-  if (exact || farIsNative) return 'reduced';
+  if (!(await zbarReads({ width: far.width, height: far.height, pixels: pixelsOf(far) }, expected))) return null;
+  if (!native) return 'reduced';
   return (await zbarReads(native, expected, lightOnDark)) ? 'reduced' : null;
 }

@@ -1,4 +1,4 @@
-import { composite, WHITE } from '../../model/color.js';
+import { composite, type Rgba, WHITE } from '../../model/color.js';
 import type { Raster } from '../../model/raster.js';
 import type { FileFormat } from '../../model/vocabulary.js';
 import { kernelFor, kernelWith } from '../kernel.js';
@@ -13,11 +13,24 @@ import { kernelFor, kernelWith } from '../kernel.js';
 export const READ_AS_FILE: Record<FileFormat, boolean> = { png: true, jpg: true, svg: false, pdf: false, webp: false };
 const stbGrey = (r: number, g: number, b: number) => (77 * r + 150 * g + 29 * b) >> 8;
 const zxingGrey = (r: number, g: number, b: number) => (306 * r + 601 * g + 117 * b + 512) >> 10;
+/**
+ * How zbar turns pixels into grey: zbar reads grey bytes only, and @undecaf/zbar-wasm, handed RGBA (a
+ * canvas's ImageData, a decoded file), greys them itself with (19595R + 38469G + 7472B) >> 16, alpha
+ * ignored; zbar's own C conversion of RGB formats ignores alpha too. Every format reaches it so, whatever
+ * its file: this differs from both of zxing's formulas by a level on some colours, and on a marginal code
+ * one level decides (bench/README.md). A JPEG's raster is its luma, grey already, on which every formula
+ * agrees.
+ */
+const zbarGreyOf = (r: number, g: number, b: number) => (19595 * r + 38469 * g + 7472 * b) >> 16;
 
-/** A box filter by an integer factor; light-on-dark codes are read inverted (255 − grey), so zxing needs only one polarity. */
+/**
+ * A box filter by an integer factor of the reader's grey, or of zbar's (`zbar`); light-on-dark codes are
+ * read inverted (255 − grey), so the decoders need only one polarity.
+ */
 export interface BoxFilter {
   f: number;
   invert: boolean;
+  zbar?: boolean;
 }
 
 const boxSize = (width: number, height: number, b: BoxFilter) =>
@@ -49,21 +62,56 @@ function headerBefore(memory: Uint8Array, pixels: number, width: number, height:
 /** Room for the longest PGM header of a canvas within budget, "P5\n65535 65535\n255\n", rounded up. */
 const HEADER_ROOM = 32;
 
+/** The grey of each palette entry by `formula`, over white as a viewer shows a translucent one. */
+const paletteGrey = (palette: Rgba[], formula: (r: number, g: number, b: number) => number): number[] =>
+  palette.map((c) => {
+    const o = composite(c, WHITE);
+    return formula(o.r, o.g, o.b);
+  });
+
+/** What one pass over a raster reads: the reader's grey, zbar's when asked for, and the box filters. */
+export interface Scan {
+  /** The full-size grey image as the delivered file's reader computes it (READ_AS_FILE). */
+  grey: Uint8Array;
+  /** The full-size grey image as zbar computes it; null unless asked for. */
+  zbarGrey: Uint8Array | null;
+  /** Each box filter, in the order asked. */
+  reduced: GreyImage[];
+}
+
 /**
  * Reads the raster once, in our WASM kernel (wasm/assembly/grey.ts): its grey image, as the delivered
- * file's reader computes it (translucent pixels over white, as a viewer shows them), and every box filter
- * of it, each block's mean rounded as zxing-cpp's pyramid rounds it, so a factor-3 box is, bit for bit,
- * the layer zxing makes of the file.
+ * file's reader computes it (translucent pixels over white, as a viewer shows them), zbar's grey image
+ * (over white likewise) when `zbarNative`, and every box filter of either, each block's mean rounded as
+ * zxing-cpp's pyramid rounds it, so a factor-3 box is, bit for bit, the layer zxing makes of the file. A
+ * palette on whose colours the two formulas agree (a grey one: black on white, a JPEG's luma) is greyed
+ * once for both.
  */
-export function scan(r: Raster, asFile: boolean, boxes: BoxFilter[]): { grey: Uint8Array; reduced: GreyImage[] } {
+export function scan(r: Raster, asFile: boolean, requested: BoxFilter[], zbarNative = false): Scan {
   const { width, height } = r;
   const n = width * height;
+  const formula = asFile ? stbGrey : zxingGrey;
+  const tables =
+    r.kind === 'indexed' ? { reader: paletteGrey(r.palette, formula), zbar: paletteGrey(r.palette, zbarGreyOf) } : null;
+  const shared = tables?.reader.every((v, i) => v === tables.zbar[i]) ?? false;
+  const zbarOwn = !shared && (zbarNative || requested.some((b) => b.zbar));
+  // A box asked twice (one of zbar's grey, when that is the reader's, and its twin) is made once.
+  const keyOf = (b: BoxFilter) => `${b.f} ${b.invert} ${zbarOwn && b.zbar === true}`;
+  const boxes: BoxFilter[] = [];
+  const slots = requested.map((b) => {
+    const i = boxes.findIndex((m) => keyOf(m) === keyOf(b));
+    return i >= 0 ? i : boxes.push(b) - 1;
+  });
   const sizes = boxes.map((b) => boxSize(width, height, b));
-  // Layout: the pixels, then palette greys, grey image (16 bytes to spare), box descriptions, then each
-  // box's column sums (u16 per column, the width rounded up to 16), PGM header and output.
+  const padded = (bytes: number) => bytes + 16 + ((16 - (bytes % 16)) % 16);
+  // Layout: the pixels, then palette greys (the reader's, zbar's), grey image, zbar's grey image or row (each
+  // 16 bytes to spare), box descriptions, then each box's column sums (u16 per column, the width rounded up
+  // to 16), PGM header and output.
   const table = 0;
-  const grey = table + 256;
-  const specs = grey + n + 16 + ((16 - (n % 16)) % 16);
+  const zbarTable = table + 256;
+  const grey = zbarTable + 256;
+  const zbar = grey + padded(n);
+  const specs = zbar + (zbarOwn ? padded(zbarNative ? n : width) : 0);
   const sumBytes = ((width + 15) & ~15) * 2;
   let end = specs + 16 * boxes.length;
   const offsets = sizes.map(([w, h]) => {
@@ -77,25 +125,39 @@ export function scan(r: Raster, asFile: boolean, boxes: BoxFilter[]): { grey: Ui
   if (k.BOX_BYTES.value !== 16) throw new Error('the kernel describes boxes in another layout');
   const memory = new Uint8Array(k.memory.buffer);
   const words = new Int32Array(k.memory.buffer);
-  if (r.kind === 'indexed') {
-    r.palette.forEach((c, i) => {
-      const o = composite(c, WHITE);
-      memory[base + table + i] = asFile ? stbGrey(o.r, o.g, o.b) : zxingGrey(o.r, o.g, o.b);
-    });
+  if (tables) {
+    memory.set(tables.reader, base + table);
+    memory.set(tables.zbar, base + zbarTable);
   }
   boxes.forEach((b, i) => {
     if (b.f > k.BOX_MAX_FACTOR.value)
       throw new Error(`a box of factor ${b.f} is over the kernel's ${k.BOX_MAX_FACTOR.value}`);
-    words.set([b.f, b.invert ? 1 : 0, at[i]!.out, at[i]!.sums], ((base + specs) >> 2) + 4 * i);
+    const flags = (b.invert ? k.BOX_INVERT.value : 0) | (b.zbar && zbarOwn ? k.BOX_ZBAR.value : 0);
+    words.set([b.f, flags, at[i]!.out, at[i]!.sums], ((base + specs) >> 2) + 4 * i);
     memory.fill(0, at[i]!.sums, at[i]!.sums + sumBytes);
   });
-  k.scan(src, r.kind === 'rgba', !asFile, base + table, width, height, base + grey, base + specs, boxes.length);
-  const reduced = sizes.map(([w, h], i) => ({
+  k.scan(
+    src,
+    r.kind === 'rgba',
+    asFile ? k.GREY_STB.value : k.GREY_ZXING.value,
+    base + table,
+    width,
+    height,
+    base + grey,
+    base + specs,
+    boxes.length,
+    base + zbarTable,
+    zbarOwn ? base + zbar : 0,
+    zbarNative ? width : 0,
+  );
+  const images = sizes.map(([w, h], i) => ({
     width: w,
     height: h,
     pgm: memory.slice(headerBefore(memory, at[i]!.out, w, h), at[i]!.out + w * h),
   }));
-  return { grey: memory.slice(base + grey, base + grey + n), reduced };
+  const readerGrey = memory.slice(base + grey, base + grey + n);
+  const zbarImage = !zbarNative ? null : zbarOwn ? memory.slice(base + zbar, base + zbar + n) : readerGrey;
+  return { grey: readerGrey, zbarGrey: zbarImage, reduced: slots.map((i) => images[i]!) };
 }
 
 /** The full-size grey image as zxing is handed it. */

@@ -3,7 +3,7 @@ import { zbarInstance } from '../../../wasm/index.js';
 /*
  * The second decoder family: zbar (C, its own finder and line scanner), independent of zxing's lineage, in
  * WebAssembly: our build of it (wasm/zbar/), made for speed. It is handed grey bytes the verifier has
- * already made (read.ts), dark on light.
+ * already made (read.ts), by zbar's own formula, dark on light.
  */
 
 /** A grey image of one byte per pixel, row by row. */

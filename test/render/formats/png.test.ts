@@ -4,12 +4,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseHex, type Rgba } from '../../../src/model/color.js';
 import type { Raster, RgbaRaster } from '../../../src/model/raster.js';
 import { encodePng } from '../../../src/render/formats/png.js';
-import { rasterizeSvg, toRgba } from '../../../src/render/raster.js';
+import { toRgba } from '../../../src/render/raster.js';
+import { loadResvg, rasterizeSvg } from '../../../src/render/resvg.js';
 import { codecs, initWasm } from '../../../wasm/index.js';
 import { seededRandom } from '../../helpers/seeded-random.js';
 
 beforeAll(async () => {
   await initWasm();
+  await loadResvg();
   await codecs.pngDecoder.ready();
 });
 
