@@ -25,11 +25,19 @@ function queryable(target: PgliteQueryable): Queryable {
 
 /**
  * PostgreSQL settings for a store of a few small tables behind one connection (bench/README.md, "The
- * embedded store"). PGlite's shared memory is zeroed WASM memory, resident from the start: initdb sizes
- * shared_buffers at 128 MB, 145 MB of shared memory in all; 16 MB holds these tables and their catalogs
- * many times over (24 MB in all). Given at each start, so directories made before this setting get it too.
+ * embedded store"). PGlite's shared memory is zeroed WASM memory, resident from the start, and initdb sizes
+ * it for a server: 128 MB of shared_buffers and slots for 100 connections, 145 MB in all. 8 MB of buffers
+ * (1,024 pages) holds these tables and their catalogs, and a single-user backend needs no slots for other
+ * connections, WAL senders or autovacuum workers: 11 MB in all. Given at each start, so directories made
+ * before these settings get them too.
  */
-const SETTINGS = ['-c', 'shared_buffers=16MB'];
+const SETTINGS = [
+  ['shared_buffers', '8MB'],
+  ['max_connections', '4'],
+  ['max_wal_senders', '0'],
+  ['autovacuum_max_workers', '1'],
+  ['autovacuum_worker_slots', '1'],
+].flatMap(([name, value]) => ['-c', `${name}=${value}`]);
 
 /**
  * memory:// only, where PostgreSQL's files are JavaScript memory: WAL in 1 MB segments (16 MB by default,
@@ -78,7 +86,14 @@ function initdbApart(directory: string | undefined): Promise<Blob | undefined> {
     child.once('error', reject);
     child.once('close', (code) => {
       if (code !== 0) reject(new Error(`PGlite's initdb failed (${code}): ${Buffer.concat(stderr).toString().trim()}`));
-      else resolve(directory === undefined ? new Blob(tarball.map((c) => new Uint8Array(c)), { type: GZIP }) : undefined);
+      else if (directory !== undefined) resolve(undefined);
+      else
+        resolve(
+          new Blob(
+            tarball.map((c) => new Uint8Array(c)),
+            { type: GZIP },
+          ),
+        );
     });
   });
 }
@@ -90,11 +105,13 @@ function initdbApart(directory: string | undefined): Promise<Blob | undefined> {
 let memoryTemplate: Promise<Blob> | undefined;
 
 function memoryDataDir(): Promise<Blob> {
-  memoryTemplate ??= initdbApart(undefined).then((t) => t!);
-  // A failed initdb is not kept: the next store tries again.
-  memoryTemplate.catch(() => {
-    memoryTemplate = undefined;
-  });
+  if (memoryTemplate === undefined) {
+    memoryTemplate = initdbApart(undefined).then((tarball) => tarball!);
+    // A failed initdb is not kept: the next store tries again.
+    memoryTemplate.catch(() => {
+      memoryTemplate = undefined;
+    });
+  }
   return memoryTemplate;
 }
 
