@@ -43,6 +43,9 @@ tar xJf "zbar_$ZBAR_DEBIAN.debian.tar.xz" -C "$src"
 while read -r p; do
   [ -n "$p" ] && patch -d "$src" -p1 --quiet <"$src/debian/patches/$p"
 done <"$src/debian/patches/series"
+# Ours, last: the image scanner feeds each line to the scanner in one call that skips the samples which
+# cannot change its state (README.md beside this script).
+patch -d "$src" -p1 --quiet <"$here/scan-line.patch"
 
 # The image scanner and the QR reader; the processor, window and video parts only as their null versions
 # (the image code refers to them). config.h beside this script stands for configure's.
