@@ -113,14 +113,16 @@ export class Reply {
         res.endWithoutBody(0, close);
         return;
       }
-      const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+      // uWS reads a view during the call (tryEnd writes what the socket takes, write copies what it keeps), so
+      // the bytes go as they are: copying them first cost 1.2 µs an answer of 1.2 KB (bench/README.md, "The
+      // consumer gateway, fourth pass").
       if (close) {
-        this.answerBeforeBody(ab);
+        this.answerBeforeBody(bytes);
         return;
       }
       const start = res.getWriteOffset();
-      const [ok, responded] = res.tryEnd(ab, ab.byteLength);
-      if (!ok && !responded) this.streamRest(ab, start);
+      const [ok, responded] = res.tryEnd(bytes, bytes.byteLength);
+      if (!ok && !responded) this.streamRest(bytes, start);
     });
   }
 
@@ -133,9 +135,9 @@ export class Reply {
    * since the connection is of no further use. (uWS's `end(…, true)` cannot close it: after a write, it
    * puts its Connection header into the body.)
    */
-  private answerBeforeBody(ab: ArrayBuffer): void {
+  private answerBeforeBody(bytes: Uint8Array): void {
     this.res.writeHeader('Connection', 'close');
-    this.res.write(ab);
+    this.res.write(bytes);
     if (this.bodyIsLate) {
       this.stopReading();
       return;
@@ -181,10 +183,10 @@ export class Reply {
   }
 
   /** Continues a body the socket could not take at once, each time uWS says the socket drained. */
-  private streamRest(ab: ArrayBuffer, start: number): void {
+  private streamRest(bytes: Uint8Array, start: number): void {
     this.res.onWritable((offset) => {
       if (this.aborted) return true;
-      const [ok] = this.res.tryEnd(ab.slice(offset - start), ab.byteLength);
+      const [ok] = this.res.tryEnd(bytes.subarray(offset - start), bytes.byteLength);
       return ok;
     });
   }
@@ -212,21 +214,20 @@ export class Reply {
     if (length === 0) return true;
     for await (const chunk of chunks) {
       if (this.aborted) return false;
-      const ab = chunk.buffer.slice(chunk.byteOffset, chunk.byteOffset + chunk.byteLength) as ArrayBuffer;
-      if (!(await this.offer(ab, length))) return false;
+      if (!(await this.offer(chunk, length))) return false;
     }
     return !this.aborted;
   }
 
   /** Writes one chunk of a body of `length` bytes; resolves once the socket has taken all of it. */
-  private offer(ab: ArrayBuffer, length: number): Promise<boolean> {
+  private offer(chunk: Uint8Array, length: number): Promise<boolean> {
     return new Promise((resolve) => {
       const res = this.res;
       let start = 0;
       let taken = false;
       res.cork(() => {
         start = res.getWriteOffset();
-        const [ok, responded] = res.tryEnd(ab, length);
+        const [ok, responded] = res.tryEnd(chunk, length);
         taken = ok || responded;
       });
       if (taken) {
@@ -237,7 +238,7 @@ export class Reply {
       this.gone.once('abort', gone);
       res.onWritable((offset) => {
         if (this.aborted) return true;
-        const [ok, responded] = res.tryEnd(ab.slice(offset - start), length);
+        const [ok, responded] = res.tryEnd(chunk.subarray(offset - start), length);
         if (ok || responded) {
           this.gone.removeListener('abort', gone);
           resolve(true);
