@@ -65,6 +65,8 @@ export class Reply {
   private linger: { bytesLeft: number; until: NodeJS.Timeout; idle: NodeJS.Timeout } | undefined;
   /** The body stopped arriving in time (body-deadline.ts): an answer does not wait for it. */
   private bodyIsLate = false;
+  /** What continues the body when the socket drains; see whenWritable. */
+  private writable: ((offset: number) => boolean) | undefined;
 
   /**
    * @param bodyPending the request still has body bytes on the wire; a reply sent before they are read
@@ -182,9 +184,20 @@ export class Reply {
     this.res.end();
   }
 
+  /**
+   * Has `continueBody` called each time the socket drains, until it returns true. uWS keeps the first
+   * handler given to a response's onWritable and ignores later ones, so a streamed body's second chunk
+   * that had to wait was handed to the first chunk's handler, which had nothing left to write, and the
+   * answer stalled (test/http/response.test.ts). One handler per response calls the current one.
+   */
+  private whenWritable(continueBody: (offset: number) => boolean): void {
+    if (this.writable === undefined) this.res.onWritable((offset) => this.writable!(offset));
+    this.writable = continueBody;
+  }
+
   /** Continues a body the socket could not take at once, each time uWS says the socket drained. */
   private streamRest(bytes: Uint8Array, start: number): void {
-    this.res.onWritable((offset) => {
+    this.whenWritable((offset) => {
       if (this.aborted) return true;
       const [ok] = this.res.tryEnd(bytes.subarray(offset - start), bytes.byteLength);
       return ok;
@@ -236,7 +249,7 @@ export class Reply {
       }
       const gone = () => resolve(false);
       this.gone.once('abort', gone);
-      res.onWritable((offset) => {
+      this.whenWritable((offset) => {
         if (this.aborted) return true;
         const [ok, responded] = res.tryEnd(chunk.subarray(offset - start), length);
         if (ok || responded) {

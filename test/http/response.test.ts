@@ -1,6 +1,7 @@
 /**
  * Reply's answers reach a client that reads late byte for byte: a body handed over as a view into a larger
- * buffer (as a relayed answer is), more than the socket takes at once, continued as it drains.
+ * buffer (as a relayed answer is), more than the socket takes at once, continued as it drains; sent whole
+ * or streamed in chunks.
  */
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -27,6 +28,13 @@ let port: number;
 beforeAll(async () => {
   const app = uws.App();
   app.get('/send', (res) => new Reply(res).send(200, { 'content-type': 'application/octet-stream' }, view()));
+  app.get('/stream', (res) => {
+    const body = view();
+    async function* chunks() {
+      for (let at = 0; at < SIZE; at += 64 * 1024) yield body.subarray(at, at + 64 * 1024);
+    }
+    void new Reply(res).stream(200, { 'content-type': 'application/octet-stream' }, SIZE, chunks());
+  });
   await new Promise<void>((resolve, reject) =>
     app.listen('127.0.0.1', 0, (socket) => {
       if (!socket) return reject(new Error('cannot listen'));
@@ -39,11 +47,11 @@ beforeAll(async () => {
 
 afterAll(() => uws.us_listen_socket_close(listening));
 
-/** GET /send, reading nothing for 300 ms, then everything: the body after the head. */
-async function readLate(): Promise<Buffer> {
+/** GET `path`, reading nothing for 300 ms, then everything: the body after the head. */
+async function readLate(path: string): Promise<Buffer> {
   const socket = connect(port, '127.0.0.1');
   socket.pause();
-  socket.write(`GET /send HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
   await sleep(300);
   const chunks: Buffer[] = [];
   socket.on('data', (c: Buffer) => chunks.push(c));
@@ -55,8 +63,12 @@ async function readLate(): Promise<Buffer> {
   return all.subarray(head + 4);
 }
 
-describe('Reply.send: a body larger than the socket takes at once, to a client that reads late', () => {
-  it('arrives whole: every byte of the view, in order, and nothing of the buffer around it', async () => {
-    expect(Buffer.from(await readLate()).equals(Buffer.from(view()))).toBe(true);
+describe('a body larger than the socket takes at once, to a client that reads late, arrives whole', () => {
+  it('send: every byte of the view, in order, and nothing of the buffer around it', async () => {
+    expect(Buffer.from(await readLate('/send')).equals(Buffer.from(view()))).toBe(true);
+  });
+
+  it('stream: every chunk, in order, though several of them wait for the socket to drain', async () => {
+    expect(Buffer.from(await readLate('/stream')).equals(Buffer.from(view()))).toBe(true);
   });
 });
