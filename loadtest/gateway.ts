@@ -12,7 +12,9 @@
  * workers included) and of the site process (which a busy machine inflates less than the wall clock), and
  * the load average.
  * LOADTEST_BASELINE=<another build>/dist starts that build's process tree too and runs each of its rows
- * right after the same row of this build, so a change is measured beside its base under the same load.
+ * beside the same row of this build, so a change is measured beside its base under the same load; the
+ * builds take turns going first from round to round, as the tree that ran second often did better
+ * (bench/README.md, "The consumer gateway, third pass").
  * LOADTEST_KINDS=cached or unique runs one kind only; LOADTEST_ROUNDS (2) and LOADTEST_SECONDS (10).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -129,7 +131,7 @@ try {
   const rows = [];
   for (let round = 0; round < ROUNDS; round++) {
     for (const unique of KINDS.map((k) => k === 'unique')) {
-      for (const tree of trees) {
+      for (const tree of round % 2 === 0 ? trees : [...trees].reverse()) {
         const d = await run(tree, 'direct', unique);
         const g = await run(tree, 'gateway', unique);
         rows.push(d, { ...g, 'share of direct': `${Math.round((100 * g['ok req/s']) / d['ok req/s'])} %` });

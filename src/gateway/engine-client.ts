@@ -32,6 +32,8 @@ export interface RelayCall {
   path: string;
   headers: Record<string, string>;
   body: Uint8Array;
+  /** bodySha256(body): hashed once per call, for the relay signature and the edge cache key. */
+  bodySha256: string;
   /** Whom the call is for; undefined for the engine's public routes, which are relayed unsigned. */
   customerId: string | undefined;
   /** The client's going away (`ctx.reply.gone`) abandons the call. */
@@ -163,7 +165,7 @@ export class EngineClient {
             secret: this.secrets,
             method: call.method,
             pathWithQuery: call.path,
-            body: call.body,
+            bodySha256: call.bodySha256,
             customerId: call.customerId,
           });
     for (const name of FORWARDED_REQUEST_HEADERS) {

@@ -4,6 +4,7 @@ import { ApiError } from '../errors.js';
 import { requireStudio } from '../gateway/edge.js';
 import { type GatewayDeps, jsonBody, relayServerAi } from '../gateway/gateway.js';
 import { rateLimitedError } from '../gateway/limits.js';
+import { bodySha256 } from '../relay/signature.js';
 import type { RequestContext, Route } from '../http/router.js';
 import { readForm } from './form-body.js';
 import type { SessionCookies } from './session-cookies.js';
@@ -244,11 +245,13 @@ export function accountRoutes(deps: AccountDeps): Route[] {
         if (!limit.allowed) throw rateLimitedError(limit);
         for (const [k, v] of Object.entries(limit.headers)) ctx.reply.header(k, v);
         await requireStudio(accounts, user.customerId, deps.settings);
+        const body = await jsonBody(ctx);
         const call = {
           method: 'POST' as const,
           path: '/api/qr/ai/generate/server',
           headers: ctx.headers,
-          body: await jsonBody(ctx),
+          body,
+          bodySha256: bodySha256(body),
           customerId: user.customerId,
           signal: ctx.reply.abort.signal,
         };

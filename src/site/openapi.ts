@@ -2,6 +2,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/index.js';
 import type { EngineClient } from '../gateway/engine-client.js';
 import { forward } from '../gateway/gateway.js';
 import type { Route } from '../http/router.js';
+import { bodySha256 } from '../relay/signature.js';
 import { buildOpenApi, type OpenApiChannel } from '../schema/openapi.js';
 import { ANONYMOUS_CUSTOMER } from './studio-routes.js';
 
@@ -96,7 +97,14 @@ export function openApiRoutes(
         response: 'OpenAPI 3.1.',
       },
       handler: async (ctx) => {
-        const call = { method: 'GET' as const, path: '/api/openapi.json', headers: {}, body: new Uint8Array(0) };
+        const body = new Uint8Array(0);
+        const call = {
+          method: 'GET' as const,
+          path: '/api/openapi.json',
+          headers: {},
+          body,
+          bodySha256: bodySha256(body),
+        };
         const r = await engine.relay({ ...call, customerId: ANONYMOUS_CUSTOMER, signal: ctx.reply.gone });
         await forward(ctx, r, maxOutputBytes);
       },

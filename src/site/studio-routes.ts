@@ -3,6 +3,7 @@ import { ApiError } from '../errors.js';
 import type { EngineClient, RelayCall } from '../gateway/engine-client.js';
 import { forward, jsonBody, readAll } from '../gateway/gateway.js';
 import type { RequestContext, Route } from '../http/router.js';
+import { bodySha256 } from '../relay/signature.js';
 import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES, FRAME_STYLES, MODULE_SHAPES } from '../model/vocabulary.js';
 import catalogue from '../templates/catalogue.json' with { type: 'json' };
 import type { VisitorLimits } from './visitors.js';
@@ -61,8 +62,14 @@ const templates = new Map(catalogue.map((t) => [t.id, t]));
  * site ships with; and the shape pickers, drawn once by the engine.
  */
 export function studioRoutes(deps: StudioDeps): Route[] {
-  const relay = async (ctx: RequestContext, call: Omit<RelayCall, 'headers' | 'customerId' | 'signal'>) => {
-    const full = { ...call, headers: ctx.headers, customerId: ANONYMOUS_CUSTOMER, signal: ctx.reply.gone };
+  const relay = async (ctx: RequestContext, call: Pick<RelayCall, 'method' | 'path' | 'body'>) => {
+    const full = {
+      ...call,
+      headers: ctx.headers,
+      bodySha256: bodySha256(call.body),
+      customerId: ANONYMOUS_CUSTOMER,
+      signal: ctx.reply.gone,
+    };
     await forward(ctx, await deps.engine.relay(full), deps.settings.maxOutputBytes);
   };
   const counted = async (ctx: RequestContext) => {
@@ -160,6 +167,7 @@ export function studioRoutes(deps: StudioDeps): Route[] {
               path: '/api/qr/generate',
               headers: { 'content-type': 'application/json' },
               body,
+              bodySha256: bodySha256(body),
               customerId: ANONYMOUS_CUSTOMER,
               // Shared by every visitor asking meanwhile: one leaving must not cancel it for the rest.
               signal: new AbortController().signal,

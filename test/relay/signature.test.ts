@@ -9,6 +9,7 @@ import { ApiError } from '../../src/errors.js';
 import { connectRedis } from '../../src/redis.js';
 import { InProcessReplayMemory, RedisReplayMemory, type ReplayMemory } from '../../src/relay/replay.js';
 import {
+  bodySha256,
   isRelayed,
   RELAY_HEADERS,
   signRelay,
@@ -61,6 +62,14 @@ describe('signRelay → verifyRelay', () => {
     const bytes = new TextEncoder().encode(REQUEST.body as string);
     const headers = signRelay({ secret: SECRET, ...REQUEST, body: bytes, now: NOW });
     expect(await verify(headers)).toEqual({ customerId: REQUEST.customerId });
+  });
+
+  it("the site may sign with the body's SHA-256 it has already: the engine hashes the bytes it receives", async () => {
+    const { body, ...rest } = REQUEST;
+    const headers = signRelay({ secret: SECRET, ...rest, bodySha256: bodySha256(body), now: NOW });
+    expect(await verify(headers)).toEqual({ customerId: REQUEST.customerId });
+    const other = signRelay({ secret: SECRET, ...rest, bodySha256: bodySha256('{}'), now: NOW });
+    await expectRefused(verify(other), 'INVALID_INTERNAL_SIGNATURE', /does not match/);
   });
 
   it('two identical requests signed in the same second are both accepted (each has its own nonce)', async () => {
