@@ -50,6 +50,23 @@ export interface ModuleStyle {
   seed: number;
 }
 
+/**
+ * Formatted outlines by style ("shape scale") and neighbour bits, kept across renders: without variation a
+ * module's outline depends only on these (modulesPath), so each render of a style after the first formats
+ * none. A style holds at most 256 outlines; the least recently used styles go past STYLES_KEPT.
+ */
+const outlines = new Map<string, Map<number, FormattedLoop[]>>();
+const STYLES_KEPT = 16;
+
+function outlinesOf(shape: ModuleShape, scale: number): Map<number, FormattedLoop[]> {
+  const key = `${shape} ${scale}`;
+  const kept = outlines.get(key) ?? new Map<number, FormattedLoop[]>();
+  outlines.delete(key);
+  outlines.set(key, kept);
+  if (outlines.size > STYLES_KEPT) outlines.delete(outlines.keys().next().value!);
+  return kept;
+}
+
 /** Salts of the per-module draws, kept apart so a module's size does not predict its rotation. */
 const SIZE_DRAW = 0;
 const SHAPE_DRAW = 1;
@@ -69,7 +86,7 @@ export function modulesPath(grid: ModuleGrid, select: (i: number) => boolean, st
   const draw: ModuleShapeFn = SHAPES[style.shape];
   // Without variation every module has the same size, so a module's outline depends only on which
   // neighbours it has (and its seeded value, for the shapes that read one): format each such outline once.
-  const memo = style.variation <= 0 && !SEEDED.has(style.shape) ? new Map<number, FormattedLoop[]>() : undefined;
+  const memo = style.variation <= 0 && !SEEDED.has(style.shape) ? outlinesOf(style.shape, style.scale) : undefined;
   const out: string[] = [];
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
