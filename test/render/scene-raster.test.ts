@@ -103,6 +103,17 @@ describe('exact geometry', () => {
     expect(area(coverage('M1 1h2v2h-2z', 4, 4))).toBeCloseTo(4, 3);
   });
 
+  it('draws a subpath repeated at other places, and at another scale, as the same data written absolutely', () => {
+    // The body after each M moves only relatively, so it is flattened once and placed (flatten.ts, stamps).
+    const body = 'h3a1 1 0 0 1 1 1v2l-2 1.5z';
+    const absolute = (x: number, y: number) =>
+      `M${x} ${y}H${x + 3}A1 1 0 0 1 ${x + 4} ${y + 1}V${y + 3}L${x + 2} ${y + 4.5}Z`;
+    const twice = `M1 1${body}M10.25 2.5${body}`;
+    expect(coverage(twice, 16, 8)).toEqual(coverage(absolute(1, 1) + absolute(10.25, 2.5), 16, 8));
+    const scale: Affine = [2.5, 0, 0, 2.5, 0.5, 0];
+    expect(coverage(twice, 40, 20, scale)).toEqual(coverage(absolute(1, 1) + absolute(10.25, 2.5), 40, 20, scale));
+  });
+
   it('refuses malformed path data instead of drawing something else', () => {
     expect(() => coverage('L1 1', 4, 4)).toThrow();
     expect(() => coverage('M1 1 X', 4, 4)).toThrow();
