@@ -81,12 +81,18 @@ function lookUpRow(p: usize, width: i32, table: usize, out: usize, zbarTable: us
 
 /**
  * One row of straight RGBA as grey by `formula` into `out`, and by zbar's into `zbarOut` when `both`, from
- * the same loads: sixteen opaque pixels at a time, any group with a translucent one pixel by pixel.
+ * the same loads: sixteen pixels at a time. A group of one colour (most of a drawn code: flat colour
+ * between its edges) takes that colour's grey levels, computed once per colour met; any other group with
+ * a translucent pixel goes pixel by pixel.
  */
 // @ts-ignore: decorator
 @inline function greyRow(p: usize, width: i32, formula: i32, out: usize, both: bool, zbarOut: usize): void {
   const weights = weightsOf(formula);
   const zbarWeights = weightsOf(GREY_ZBAR);
+  // The colour of the last one-colour group and its grey levels, sixteen of each.
+  let flat = load<u32>(p);
+  let flatGrey = i8x16.splat(<i8>greyOf(flat, formula));
+  let flatZbar = i8x16.splat(<i8>greyOf(flat, GREY_ZBAR));
   let x = 0;
   for (; x + 16 <= width; x += 16) {
     const q = p + (<usize>x << 2);
@@ -94,6 +100,18 @@ function lookUpRow(p: usize, width: i32, table: usize, out: usize, zbarTable: us
     const b = v128.load(q, 16);
     const c = v128.load(q, 32);
     const d = v128.load(q, 48);
+    const first = i32x4.splat(i32x4.extract_lane(a, 0));
+    if (i32x4.all_true(v128.and(v128.and(i32x4.eq(a, first), i32x4.eq(b, first)), v128.and(i32x4.eq(c, first), i32x4.eq(d, first))))) {
+      const colour = <u32>i32x4.extract_lane(a, 0);
+      if (colour != flat) {
+        flat = colour;
+        flatGrey = i8x16.splat(<i8>greyOf(colour, formula));
+        if (both) flatZbar = i8x16.splat(<i8>greyOf(colour, GREY_ZBAR));
+      }
+      v128.store(out + <usize>x, flatGrey);
+      if (both) v128.store(zbarOut + <usize>x, flatZbar);
+      continue;
+    }
     if (!allOpaque(a, b, c, d)) {
       for (let i = 0; i < 16; i++) {
         const px = load<u32>(q + (<usize>i << 2));
