@@ -79,6 +79,7 @@ export interface Kernel {
     stride: number,
     palette: number,
     table: number,
+    probe: number,
   ): number;
   packIndices(lines: number, width: number, height: number, bitDepth: number): void;
   zlibCompress(
@@ -230,6 +231,9 @@ function lease(bytes: number, base: number): Lease {
 
 /** Memory for `bytes`: in the worker's shared instance after the resident raster, or for a large job an instance of its own. */
 export const kernelFor = (bytes: number): Lease => lease(bytes, KERNEL_BASE + residentBytes());
+
+/** Whether the raster's pixels are in the kernel's memory already, where kernelWith finds them without a copy. */
+export const isResident = (r: Raster): boolean => r === resident;
 
 /** Memory for `bytes` with a raster's pixels at `pixels` before it: in place when it is the resident raster, else copied in. */
 export function kernelWith(r: Raster, bytes: number): Lease & { pixels: number } {
