@@ -1,7 +1,7 @@
 import type { Edges } from './edges.js';
 import { canvasRaster, KERNEL_BASE, kernelForCanvas, reserve, type Kernel, type ResidentRaster } from './kernel.js';
 import type { Affine } from '../model/layer.js';
-import { colorAt, linearEnds, radialCircle, type Paint } from '../model/paint.js';
+import { type ColorStop, colorAt, linearEnds, radialCircle, type Paint } from '../model/paint.js';
 import type { RgbaRaster } from '../model/raster.js';
 
 /** Entries in a gradient table; the kernel indexes its tables by the same constant. */
@@ -11,6 +11,27 @@ const LUT_SIZE = 1024;
 function premultiplied(c: { r: number; g: number; b: number; a: number }): number {
   const m = (v: number) => Math.round((v * c.a) / 255);
   return (m(c.r) | (m(c.g) << 8) | (m(c.b) << 16) | (c.a << 24)) >>> 0;
+}
+
+/**
+ * Gradient tables by their stops, kept across layers and renders: every layer of a design's gradient (its
+ * modules, each eye, a decoration) has the same one, and 1,024 colours interpolated and premultiplied cost
+ * more than the layer's own painting of a module or eye. The least recently used go past TABLES_KEPT.
+ */
+const tables = new Map<string, Uint32Array>();
+const TABLES_KEPT = 16;
+
+function gradientTable(stops: ColorStop[]): Uint32Array {
+  const key = stops.map((s) => `${s.offset} ${s.color.r} ${s.color.g} ${s.color.b} ${s.color.a}`).join(',');
+  let table = tables.get(key);
+  if (table) tables.delete(key);
+  else {
+    table = new Uint32Array(LUT_SIZE);
+    for (let i = 0; i < LUT_SIZE; i++) table[i] = premultiplied(colorAt(stops, i / (LUT_SIZE - 1)));
+    if (tables.size >= TABLES_KEPT) tables.delete(tables.keys().next().value!);
+  }
+  tables.set(key, table);
+  return table;
 }
 
 const apply = (m: Affine, x: number, y: number): [number, number] => [
@@ -112,8 +133,7 @@ export class Canvas {
       );
       return;
     }
-    const table = new Uint32Array(k.memory.buffer, this.lut, LUT_SIZE);
-    for (let i = 0; i < LUT_SIZE; i++) table[i] = premultiplied(colorAt(paint.stops, i / (LUT_SIZE - 1)));
+    new Uint32Array(k.memory.buffer, this.lut, LUT_SIZE).set(gradientTable(paint.stops));
     if (paint.kind === 'linear') {
       const [ux0, uy0, ux1, uy1] = linearEnds(paint.box, paint.rotation);
       const [ax, ay] = apply(m, ux0, uy0);
