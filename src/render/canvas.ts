@@ -1,8 +1,17 @@
-import type { Edges } from './edges.js';
+import type { EdgeStamp, Edges } from './edges.js';
 import { canvasRaster, KERNEL_BASE, kernelForCanvas, reserve, type Kernel, type ResidentRaster } from './kernel.js';
 import type { Affine } from '../model/layer.js';
 import { type ColorStop, colorAt, linearEnds, radialCircle, type Paint } from '../model/paint.js';
 import type { RgbaRaster } from '../model/raster.js';
+
+/** A stamp's accumulated cells (Canvas.patchOf): each one's offset from the cell it is placed at, and its value. */
+interface Patch {
+  offsets: Int32Array;
+  values: Float32Array;
+}
+
+/** Patches by stamp, then by where in a pixel the stamp starts and the canvas width; they go with their stamps. */
+const patches = new WeakMap<EdgeStamp, Map<number | string, Patch>>();
 
 /** Entries in a gradient table; the kernel indexes its tables by the same constant. */
 const LUT_SIZE = 1024;
@@ -100,17 +109,111 @@ export class Canvas {
     this.paint(0, 0, w + 1, h, paint, [1, 0, 0, 1, 0, 0]);
   }
 
-  /** Fills the area the edges enclose (nonzero), with a paint whose coordinates `m` maps to pixels. */
+  /**
+   * Fills the area the edges and placed stamps enclose (nonzero), with a paint whose coordinates `m` maps to
+   * pixels. A stamp placed wholly inside the canvas adds its patch (patchOf); one reaching past an edge,
+   * where the kernel clips, adds its edges.
+   */
   fillPath(edges: Edges, paint: Paint, m: Affine): void {
-    if (edges.count === 0) return;
-    this.reserve(edges.count * 16);
-    new Float32Array(this.k.memory.buffer, this.scratch, edges.count * 4).set(edges.data.subarray(0, edges.count * 4));
-    this.k.accumulate(this.scratch, edges.count, this.acc, this.width, this.height);
+    const placements: number[] = [];
+    const cells: Patch[] = [];
+    const { width, height } = this;
+    edges.placed.forEach((stamp, i) => {
+      const dx = edges.moves[2 * i]!;
+      const dy = edges.moves[2 * i + 1]!;
+      if (dx + stamp.minX < 0 || dy + stamp.minY < 0 || dx + stamp.maxX > width || dy + stamp.maxY > height)
+        edges.addMoved(stamp, dx, dy);
+      else {
+        const x = Math.floor(dx);
+        const y = Math.floor(dy);
+        const patch = this.patchOf(stamp, dx - x, dy - y);
+        cells.push(patch);
+        placements.push(patch.offsets.length, y * (width + 2) + x);
+      }
+    });
+    if (edges.count === 0 && cells.length === 0) return;
+    this.reserve(Math.max(edges.count * 16, 12 * cells.length + 8 * cells.reduce((n, c) => n + c.offsets.length, 0)));
+    if (edges.count > 0) {
+      new Float32Array(this.k.memory.buffer, this.scratch, edges.count * 4).set(
+        edges.data.subarray(0, edges.count * 4),
+      );
+      this.k.accumulate(this.scratch, edges.count, this.acc, this.width, this.height);
+    }
+    if (cells.length > 0) this.addPatches(cells, placements);
     const x0 = Math.max(0, Math.floor(edges.minX));
     const y0 = Math.max(0, Math.floor(edges.minY));
     const x1 = Math.min(this.width, Math.ceil(edges.maxX)) + 1;
     const y1 = Math.min(this.height, Math.ceil(edges.maxY));
     if (x0 < x1 && y0 < y1) this.paint(x0, y0, x1, y1, paint, m);
+  }
+
+  /**
+   * A stamp's accumulated cells when its start falls (fx, fy) into a pixel: the stamp's edges accumulated
+   * alone, on a tile of scratch, as cell offsets on this canvas and values. The kernel's accumulation is a
+   * sum of each edge's share of each cell, so wherever the stamp is placed whole pixels away, inside the
+   * canvas, it adds these cells there (to f32 rounding).
+   */
+  private patchOf(stamp: EdgeStamp, fx: number, fy: number): Patch {
+    const kept = patches.get(stamp) ?? patches.set(stamp, new Map()).get(stamp)!;
+    // Most stamps start on whole pixels: those go by the width alone, with no key to build.
+    const key = fx === 0 && fy === 0 ? this.width : `${fx} ${fy} ${this.width}`;
+    const known = kept.get(key);
+    if (known) return known;
+    const ox = Math.floor(fx + stamp.minX);
+    const oy = Math.floor(fy + stamp.minY);
+    const tw = Math.ceil(fx + stamp.maxX) - ox;
+    const th = Math.ceil(fy + stamp.maxY) - oy;
+    const n = stamp.data.length / 4;
+    const tileBytes = (tw + 2) * th * 4;
+    this.reserve(n * 16 + tileBytes);
+    const buffer = this.k.memory.buffer;
+    const edges = new Float32Array(buffer, this.scratch, n * 4);
+    for (let i = 0; i < n * 4; i += 2) {
+      edges[i] = stamp.data[i]! + fx - ox;
+      edges[i + 1] = stamp.data[i + 1]! + fy - oy;
+    }
+    const tile = this.scratch + n * 16;
+    new Uint8Array(buffer, tile, tileBytes).fill(0);
+    this.k.accumulate(this.scratch, n, tile, tw, th);
+    const bits = new Int32Array(buffer, tile, tileBytes / 4);
+    const offsets: number[] = [];
+    const values: number[] = [];
+    bits.forEach((b, i) => {
+      if (b === 0) return;
+      const row = Math.floor(i / (tw + 2));
+      offsets.push((row + oy) * (this.width + 2) + (i - row * (tw + 2)) + ox);
+      values.push(i);
+    });
+    const floats = new Float32Array(buffer, tile, tileBytes / 4);
+    const patch = { offsets: Int32Array.from(offsets), values: Float32Array.from(values, (i) => floats[i]!) };
+    kept.set(key, patch);
+    return patch;
+  }
+
+  /** Adds the patches to the accumulation buffer: `at` holds each one's cell count and the cell it counts from. */
+  private addPatches(cells: Patch[], at: number[]): void {
+    const buffer = this.k.memory.buffer;
+    const list = new Int32Array(buffer, this.scratch, 3 * cells.length);
+    const ints = new Int32Array(buffer);
+    const floats = new Float32Array(buffer);
+    let o = (this.scratch + 12 * cells.length + 7) & ~7;
+    const written = new Map<Patch, number>();
+    cells.forEach((patch, i) => {
+      let where = written.get(patch);
+      if (where === undefined) {
+        where = o;
+        written.set(patch, o);
+        for (let j = 0; j < patch.offsets.length; j++) {
+          ints[(o >> 2) + 2 * j] = patch.offsets[j]!;
+          floats[(o >> 2) + 2 * j + 1] = patch.values[j]!;
+        }
+        o += 8 * patch.offsets.length;
+      }
+      list[3 * i] = where;
+      list[3 * i + 1] = at[2 * i]!;
+      list[3 * i + 2] = at[2 * i + 1]!;
+    });
+    this.k.addPatches(this.acc, this.scratch, cells.length);
   }
 
   private paint(x0: number, y0: number, x1: number, y1: number, paint: Paint, m: Affine): void {

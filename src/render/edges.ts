@@ -37,15 +37,21 @@ export class EdgeStamp extends Bounds implements EdgeSink {
 }
 
 /**
- * Line edges in pixels, four f32 per edge (x0, y0, x1, y1), with their bounding box: what the raster
+ * Line edges in pixels, four f32 per edge (x0, y0, x1, y1), and stamps placed (each moved by (dx, dy),
+ * kept whole for the canvas to add as it can: canvas.ts, fillPath), with their bounding box: what the raster
  * kernel accumulates. One instance is reused across layers and renders; `reset` empties it.
  */
 export class Edges extends Bounds implements EdgeSink {
   data = new Float32Array(1 << 14);
   count = 0;
+  readonly placed: EdgeStamp[] = [];
+  /** (dx, dy) of each stamp placed. */
+  readonly moves: number[] = [];
 
   reset(): void {
     this.count = 0;
+    this.placed.length = 0;
+    this.moves.length = 0;
     this.minX = this.minY = Infinity;
     this.maxX = this.maxY = -Infinity;
   }
@@ -70,8 +76,16 @@ export class Edges extends Bounds implements EdgeSink {
     this.grow(x0, y0, x1, y1);
   }
 
-  /** The stamp's edges moved by (dx, dy). */
+  /** The stamp moved by (dx, dy). */
   place(stamp: EdgeStamp, dx: number, dy: number): void {
+    if (stamp.data.length === 0) return;
+    this.placed.push(stamp);
+    this.moves.push(dx, dy);
+    this.grow(stamp.minX + dx, stamp.minY + dy, stamp.maxX + dx, stamp.maxY + dy);
+  }
+
+  /** The stamp's edges moved by (dx, dy), as edges of their own. */
+  addMoved(stamp: EdgeStamp, dx: number, dy: number): void {
     const src = stamp.data;
     if (src.length === 0) return;
     this.room(src.length / 4);

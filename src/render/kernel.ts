@@ -9,6 +9,7 @@ import type { Raster, RgbaRaster } from '../model/raster.js';
 export interface Kernel {
   memory: WebAssembly.Memory;
   accumulate(edges: number, n: number, acc: number, width: number, height: number): void;
+  addPatches(acc: number, patches: number, n: number): void;
   fill(
     acc: number,
     canvas: number,

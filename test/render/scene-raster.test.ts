@@ -104,14 +104,22 @@ describe('exact geometry', () => {
   });
 
   it('draws a subpath repeated at other places, and at another scale, as the same data written absolutely', () => {
-    // The body after each M moves only relatively, so it is flattened once and placed (flatten.ts, stamps).
+    // The body after each M moves only relatively, so it is flattened once and placed (flatten.ts, stamps):
+    // on whole pixels, between them, and past the canvas's edge, where the kernel clips its edges.
     const body = 'h3a1 1 0 0 1 1 1v2l-2 1.5z';
     const absolute = (x: number, y: number) =>
       `M${x} ${y}H${x + 3}A1 1 0 0 1 ${x + 4} ${y + 1}V${y + 3}L${x + 2} ${y + 4.5}Z`;
-    const twice = `M1 1${body}M10.25 2.5${body}`;
-    expect(coverage(twice, 16, 8)).toEqual(coverage(absolute(1, 1) + absolute(10.25, 2.5), 16, 8));
+    const starts = [
+      [1, 1],
+      [6, 1],
+      [10.25, 2.5],
+      [13.5, 4],
+    ] as const;
+    const placed = starts.map(([x, y]) => `M${x} ${y}${body}`).join('');
+    const written = starts.map(([x, y]) => absolute(x, y)).join('');
+    expect(coverage(placed, 16, 8)).toEqual(coverage(written, 16, 8));
     const scale: Affine = [2.5, 0, 0, 2.5, 0.5, 0];
-    expect(coverage(twice, 40, 20, scale)).toEqual(coverage(absolute(1, 1) + absolute(10.25, 2.5), 40, 20, scale));
+    expect(coverage(placed, 40, 20, scale)).toEqual(coverage(written, 40, 20, scale));
   });
 
   it('refuses malformed path data instead of drawing something else', () => {

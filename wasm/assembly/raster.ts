@@ -98,6 +98,25 @@ export function accumulate(edges: usize, n: i32, acc: usize, width: i32, height:
   }
 }
 
+/**
+ * Adds `n` patches of accumulated cells to `acc`: a shape accumulated once (src/render/canvas.ts, patchOf)
+ * and placed again, whole pixels away, adds the same cells there. Each patch is three i32 at `patches`:
+ * where its cells are (each an i32 cell offset and an f32 value), how many, and the cell they count from.
+ */
+export function addPatches(acc: usize, patches: usize, n: i32): void {
+  for (let k = 0; k < n; k++) {
+    const p = patches + <usize>(k * 12);
+    const cells = <usize>load<u32>(p);
+    const count = load<i32>(p, 4);
+    const base = acc + (<usize>load<i32>(p, 8) << 2);
+    for (let i = 0; i < count; i++) {
+      const cell = cells + (<usize>i << 3);
+      const at = base + (<usize>load<i32>(cell) << 2);
+      store<f32>(at, load<f32>(at) + load<f32>(cell, 4));
+    }
+  }
+}
+
 /** Source-over of one premultiplied colour at coverage `cov` (0–255) onto the canvas pixel at `px`. */
 // @ts-ignore: decorator
 @inline function blend(px: usize, color: u32, cov: u32): void {
