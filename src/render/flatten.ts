@@ -1,4 +1,5 @@
-import type { Affine } from '../model/layer.js';
+import { placedStart } from '../design/geometry/path.js';
+import type { Affine, Placements } from '../model/layer.js';
 import { EdgeStamp, type EdgeSink, type Edges } from './edges.js';
 
 /** Largest distance, in pixels, a flattened curve may stray from the true one: what 8-bit coverage barely shows. */
@@ -466,6 +467,27 @@ function relativeOnly(d: string, from: number, to: number): boolean {
     if (c >= 65 && c <= 90 && c !== CLOSE && c !== EXPONENT) return false;
   }
   return true;
+}
+
+/**
+ * Flattens placed shapes (model/layer.ts, Placements), through the affine `m`: what flattenPath does with
+ * their path data, without writing it or reading it back. Each body is a formatted loop's, drawn relative
+ * to its start (design/geometry/path.ts, formatLoop), flattened once (stamps) and placed at each start as
+ * the path data writes it, to the thousandth.
+ */
+export function flattenPlaced(p: Placements, m: Affine, out: Edges): void {
+  const kept = stampsFor(m);
+  p.loops.forEach((l, i) => {
+    const [qx, qy] = placedStart(l, p.moves[2 * i]!, p.moves[2 * i + 1]!);
+    const x = qx / 1000;
+    const y = qy / 1000;
+    let stamp = kept.get(l.body);
+    if (!stamp) {
+      stamp = stampOf(l.body, m);
+      kept.set(l.body, stamp);
+    }
+    out.place(stamp, m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]);
+  });
 }
 
 /**

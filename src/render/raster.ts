@@ -4,7 +4,7 @@ import type { SolidPaint } from '../model/paint.js';
 import type { IndexedRaster, Raster } from '../model/raster.js';
 import { Canvas } from './canvas.js';
 import { Edges } from './edges.js';
-import { flattenPath } from './flatten.js';
+import { flattenPath, flattenPlaced } from './flatten.js';
 import type { ResidentRaster } from './kernel.js';
 import { multiply, type Scene } from './scene.js';
 
@@ -61,7 +61,8 @@ export function rasterizeScene(scene: Scene): ResidentRaster {
     }
     const m = layer.transform ? multiply(space, layer.transform) : space;
     edges.reset();
-    flattenPath(layer.d, m, edges);
+    if (layer.placed) flattenPlaced(layer.placed, m, edges);
+    else flattenPath(layer.d, m, edges);
     canvas.fillPath(edges, layer.paint, m);
   }
   return canvas.toRaster();

@@ -5,10 +5,10 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseHex } from '../../src/model/color.js';
-import type { Affine } from '../../src/model/layer.js';
+import type { Affine, Placements } from '../../src/model/layer.js';
 import { Canvas } from '../../src/render/canvas.js';
 import { Edges } from '../../src/render/edges.js';
-import { flattenPath } from '../../src/render/flatten.js';
+import { flattenPath, flattenPlaced } from '../../src/render/flatten.js';
 import { designScene } from '../../src/render/pipeline.js';
 import { rasterizeScene } from '../../src/render/raster.js';
 import { loadResvg, rasterizeSvg } from '../../src/render/resvg.js';
@@ -23,12 +23,13 @@ beforeAll(() => Promise.all([initWasm(), loadResvg()]));
 const IDENTITY: Affine = [1, 0, 0, 1, 0, 0];
 const BLACK = { kind: 'solid', color: parseHex('#000000') } as const;
 
-/** A path drawn black on a transparent canvas; returns the alpha channel. */
-function coverage(d: string, width: number, height: number, m: Affine = IDENTITY): Uint8Array {
+/** A path (its data, or shapes placed) drawn black on a transparent canvas; returns the alpha channel. */
+function coverage(d: string | Placements, width: number, height: number, m: Affine = IDENTITY): Uint8Array {
   const canvas = new Canvas(width, height);
   canvas.background({ kind: 'solid', color: parseHex('#00000000') });
   const edges = new Edges();
-  flattenPath(d, m, edges);
+  if (typeof d === 'string') flattenPath(d, m, edges);
+  else flattenPlaced(d, m, edges);
   canvas.fillPath(edges, BLACK, m);
   const { pixels } = canvas.toRaster();
   return Uint8Array.from({ length: width * height }, (_, i) => pixels[i * 4 + 3]!);
@@ -120,6 +121,20 @@ describe('exact geometry', () => {
     expect(coverage(placed, 16, 8)).toEqual(coverage(written, 16, 8));
     const scale: Affine = [2.5, 0, 0, 2.5, 0.5, 0];
     expect(coverage(placed, 40, 20, scale)).toEqual(coverage(written, 40, 20, scale));
+  });
+
+  it('draws a layer of placed module outlines exactly as its path data', async () => {
+    // The scene keeps styled modules as outlines and places (scene.ts, modulesLayer); the raster flattens
+    // those (flatten.ts, flattenPlaced), the documents write the path data.
+    for (const moduleShape of ['rounded', 'dots', 'classy-rounded']) {
+      const { scene } = await designScene(configOf({ content: CONTENT, moduleShape }));
+      const layer = scene.layers[0]!;
+      if (layer.kind !== 'path' || !layer.placed) throw new Error(`${moduleShape}: no placed outlines`);
+      const { modulePx, originX, originY } = scene.layout;
+      const m: Affine = [modulePx, 0, 0, modulePx, originX, originY];
+      const [w, h] = [scene.layout.width, scene.layout.height];
+      expect(coverage(layer.d, w, h, m), moduleShape).toEqual(coverage(layer.placed, w, h, m));
+    }
   });
 
   it('refuses malformed path data instead of drawing something else', () => {
