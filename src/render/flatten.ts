@@ -476,6 +476,11 @@ function relativeOnly(d: string, from: number, to: number): boolean {
  * the path data writes it, to the thousandth.
  */
 export function flattenPlaced(p: Placements, m: Affine, out: Edges): void {
+  eachPlaced(p, m, (stamp, x, y) => out.place(stamp, x, y));
+}
+
+/** Each placed shape's stamp through `m` and the pixel it starts at, the start as the path data writes it. */
+function eachPlaced(p: Placements, m: Affine, use: (stamp: EdgeStamp, x: number, y: number, i: number) => void): void {
   const kept = stampsFor(m);
   p.loops.forEach((l, i) => {
     const [qx, qy] = placedStart(l, p.moves[2 * i]!, p.moves[2 * i + 1]!);
@@ -486,8 +491,31 @@ export function flattenPlaced(p: Placements, m: Affine, out: Edges): void {
       stamp = stampOf(l.body, m);
       kept.set(l.body, stamp);
     }
-    out.place(stamp, m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]);
+    use(stamp, m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5], i);
   });
+}
+
+/**
+ * Whether placed shapes keep apart in pixels, so that each can be painted from its own coverage
+ * (canvas.ts, paintApart): `m` draws the unit cells of their moves as whole-pixel squares (a whole scale
+ * and offset, no turn), each shape is moved by a whole cell, one to a cell, and none reaches past its
+ * cell. Module outlines do so on a whole-pixel layout (design/module-shapes.ts, modulesPlaced).
+ */
+export function placedApart(p: Placements, m: Affine): boolean {
+  const [s, b, c, d, e, f] = m;
+  if (b !== 0 || c !== 0 || d !== s || !Number.isInteger(s) || !Number.isInteger(e) || !Number.isInteger(f))
+    return false;
+  const cells = new Set<number>();
+  let apart = true;
+  eachPlaced(p, m, (stamp, x, y, i) => {
+    const dx = p.moves[2 * i]!;
+    const dy = p.moves[2 * i + 1]!;
+    if (!Number.isInteger(dx) || !Number.isInteger(dy) || cells.has(dy * 2 ** 26 + dx)) apart = false;
+    cells.add(dy * 2 ** 26 + dx);
+    const [x0, y0] = [e + dx * s, f + dy * s];
+    if (x + stamp.minX < x0 || y + stamp.minY < y0 || x + stamp.maxX > x0 + s || y + stamp.maxY > y0 + s) apart = false;
+  });
+  return apart;
 }
 
 /**

@@ -2,6 +2,13 @@ import { kernelModule } from '../../wasm/index.js';
 import type { Raster, RgbaRaster } from '../model/raster.js';
 
 /**
+ * What the kernel paints with (fill, paintTiles): the paint's kind (PAINT_SOLID, PAINT_LINEAR, PAINT_RADIAL),
+ * a premultiplied solid colour, or a gradient table and where t runs in pixels, linear t = a·x + b·y + c,
+ * radial t = |(x, y) − (a, b)| · c.
+ */
+export type PaintArgs = [kind: number, color: number, lut: number, a: number, b: number, c: number];
+
+/**
  * The exports of our WASM kernel (wasm/assembly/): raster.ts draws, grey.ts reads for the verifier,
  * palette.ts indexes a raster of few colours, scanlines.ts and deflate.ts write the PNG, jpeg.ts the JPEG
  * (jpeg-grey.ts reads its grey back for the verifier), webp.ts the lossless WebP.
@@ -10,6 +17,8 @@ export interface Kernel {
   memory: WebAssembly.Memory;
   accumulate(edges: number, n: number, acc: number, width: number, height: number): void;
   addPatches(acc: number, patches: number, n: number): void;
+  coverageTile(acc: number, width: number, height: number, out: number): void;
+  paintTiles(canvas: number, width: number, tiles: number, n: number, ...paint: PaintArgs): void;
   fill(
     acc: number,
     canvas: number,
@@ -18,12 +27,7 @@ export interface Kernel {
     y0: number,
     x1: number,
     y1: number,
-    kind: number,
-    color: number,
-    lut: number,
-    a: number,
-    b: number,
-    c: number,
+    ...paint: PaintArgs
   ): void;
   clear(canvas: number, n: number, color: number): void;
   premultiply(pixels: number, n: number): void;

@@ -8,7 +8,7 @@ import { parseHex } from '../../src/model/color.js';
 import type { Affine, Placements } from '../../src/model/layer.js';
 import { Canvas } from '../../src/render/canvas.js';
 import { Edges } from '../../src/render/edges.js';
-import { flattenPath, flattenPlaced } from '../../src/render/flatten.js';
+import { flattenPath, flattenPlaced, placedApart } from '../../src/render/flatten.js';
 import { designScene } from '../../src/render/pipeline.js';
 import { rasterizeScene } from '../../src/render/raster.js';
 import { loadResvg, rasterizeSvg } from '../../src/render/resvg.js';
@@ -134,6 +134,37 @@ describe('exact geometry', () => {
       const m: Affine = [modulePx, 0, 0, modulePx, originX, originY];
       const [w, h] = [scene.layout.width, scene.layout.height];
       expect(coverage(layer.d, w, h, m), moduleShape).toEqual(coverage(layer.placed, w, h, m));
+    }
+  });
+
+  it('paints module outlines kept apart from their own coverage as filling them paints them', async () => {
+    // Whole-pixel modules, one outline to a cell (flatten.ts, placedApart): each is painted from its stamp's
+    // coverage (canvas.ts, paintApart) instead of filled; the same scene as path data alone is filled.
+    for (const design of [
+      { moduleShape: 'rounded' },
+      { moduleShape: 'dots', primaryColor: '#1a237e80' },
+      {
+        moduleShape: 'classy-rounded',
+        // A gradient across the modules, painted through each one's coverage as fill paints it.
+        foregroundGradient: {
+          type: 'radial',
+          stops: [0, 1].map((offset) => ({ offset, color: ['#B71C1C', '#1B5E20'][offset] })),
+        },
+      },
+    ]) {
+      const { scene } = await designScene(configOf({ content: CONTENT, ...design }));
+      const layer = scene.layers[0]!;
+      const { modulePx, originX, originY } = scene.layout;
+      if (layer.kind !== 'path' || !layer.placed) throw new Error(`${design.moduleShape}: no placed outlines`);
+      expect(placedApart(layer.placed, [modulePx, 0, 0, modulePx, originX, originY]), design.moduleShape).toBe(true);
+      const apart = rasterizeScene(scene);
+      const apartPixels = apart.pixels.slice();
+      apart.release();
+      const asPathData = scene.layers.map((l) => (l.kind === 'path' ? { ...l, placed: undefined } : l));
+      const filled = rasterizeScene({ ...scene, layers: asPathData });
+      const differ = apartPixels.filter((v, i) => Math.abs(v - filled.pixels[i]!) > 1).length;
+      filled.release();
+      expect(differ, design.moduleShape).toBe(0);
     }
   });
 

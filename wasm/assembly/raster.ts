@@ -175,12 +175,64 @@ export function fill(
       let end = x + 1;
       while (end + 4 <= xEnd && !v128.any_true(v128.load(row + (<usize>end << 2)))) end += 4;
       while (end < xEnd && load<u32>(row + (<usize>end << 2)) == 0) end++;
-      const cov = <u32>(min(abs(sum), 1) * 255 + 0.5);
+      const cov = coverage(sum);
       if (cov != 0) span(out, x, end, y, cov, kind, color, lut, a, b, c);
       x = end;
     }
     // The cell past the last pixel column can hold what an edge on the right border left.
     for (let k = xEnd; k < x1; k++) store<f32>(row + (<usize>k << 2), 0);
+  }
+}
+
+/** A pixel's coverage, 0–255, from the accumulated signed area up to it: nonzero, saturating. */
+// @ts-ignore: decorator
+@inline function coverage(sum: f64): u32 {
+  return <u32>(min(abs(sum), 1) * 255 + 0.5);
+}
+
+/**
+ * Turns a tile's accumulated cells (`width` + 2 a row, `height` rows, as accumulate leaves them) into its
+ * pixels' coverage, a byte each, row by row into `out`, as fill reads them; the cells are cleared.
+ */
+export function coverageTile(acc: usize, width: i32, height: i32, out: usize): void {
+  const stride = width + 2;
+  for (let y = 0; y < height; y++) {
+    const row = acc + ((<usize>y * <usize>stride) << 2);
+    let sum: f64 = 0;
+    for (let x = 0; x < width; x++) {
+      const cell = row + (<usize>x << 2);
+      sum += <f64>load<f32>(cell);
+      store<f32>(cell, 0);
+      store<u8>(out + <usize>(y * width + x), <u8>coverage(sum));
+    }
+    store<f32>(row + (<usize>width << 2), 0);
+    store<f32>(row + (<usize>(width + 1) << 2), 0);
+  }
+}
+
+/**
+ * Paints `n` coverage tiles onto the canvas with one paint, as fill paints (its `kind` to `c`). Each tile
+ * is four i32 at `tiles`: where its runs are, how many, and the canvas pixel of its top-left corner; a run
+ * is four i32, its row, first and last pixel + 1 in the tile, and its coverage (coverageTile's, in runs of
+ * one value, zero left out). The tiles must share no pixel (then each pixel's coverage is its tile's alone,
+ * as fill would sum it) and lie inside the canvas.
+ */
+export function paintTiles(
+  canvas: usize, width: i32, tiles: usize, n: i32,
+  kind: i32, color: u32, lut: usize, a: f64, b: f64, c: f64,
+): void {
+  for (let k = 0; k < n; k++) {
+    const t = tiles + <usize>(k << 4);
+    const runs = <usize>load<u32>(t);
+    const count = load<i32>(t, 4);
+    const x0 = load<i32>(t, 8);
+    const y0 = load<i32>(t, 12);
+    for (let i = 0; i < count; i++) {
+      const run = runs + <usize>(i << 4);
+      const y = y0 + load<i32>(run);
+      const out = canvas + ((<usize>y * <usize>width) << 2);
+      span(out, x0 + load<i32>(run, 4), x0 + load<i32>(run, 8), y, load<u32>(run, 12), kind, color, lut, a, b, c);
+    }
   }
 }
 
