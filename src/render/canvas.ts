@@ -28,7 +28,11 @@ interface Tile {
   runs: Int32Array;
 }
 
-/** What `store` keeps for the stamp under `key`, made the first time. */
+/**
+ * What `store` keeps for the stamp under `key`, made the first time. A stamp keeps at most KEYS_KEPT: it
+ * lives as long as its path data is drawn (flatten.ts, stamps), and canvas widths or starts between pixels
+ * that keep changing must not pile up under it.
+ */
 function kept<T>(
   store: WeakMap<EdgeStamp, Map<number | string, T>>,
   stamp: EdgeStamp,
@@ -38,10 +42,12 @@ function kept<T>(
   const byKey = store.get(stamp) ?? store.set(stamp, new Map()).get(stamp)!;
   const known = byKey.get(key);
   if (known) return known;
+  if (byKey.size >= KEYS_KEPT) byKey.clear();
   const made = make();
   byKey.set(key, made);
   return made;
 }
+const KEYS_KEPT = 8;
 
 /** Tiles by stamp, then by where in a pixel the stamp starts; they go with their stamps. */
 const tiles = new WeakMap<EdgeStamp, Map<number | string, Tile>>();
