@@ -174,7 +174,10 @@ export class Canvas {
       }
     });
     if (edges.count === 0 && cells.length === 0) return;
-    this.reserve(Math.max(edges.count * 16, 12 * cells.length + 8 * cells.reduce((n, c) => n + c.offsets.length, 0)));
+    // Room for the edges, or for the patch list, aligned to 8, and every patch's cells (addPatches).
+    this.reserve(
+      Math.max(edges.count * 16, 12 * cells.length + 8 + 8 * cells.reduce((n, c) => n + c.offsets.length, 0)),
+    );
     if (edges.count > 0) {
       new Float32Array(this.k.memory.buffer, this.scratch, edges.count * 4).set(
         edges.data.subarray(0, edges.count * 4),
