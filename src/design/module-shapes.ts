@@ -1,9 +1,10 @@
-import { formatLoop, placeLoop, type FormattedLoop } from './geometry/path.js';
+import { type FormattedLoop, formatLoop, placementsPath } from './geometry/path.js';
 import { neighbourBits, selectModules, type ModuleGrid, type Selection } from './grid.js';
 import { unitHash } from './hash.js';
 import type { ModuleShapeFn } from './shapes/module/cell.js';
 import * as connected from './shapes/module/connected.js';
 import * as standalone from './shapes/module/standalone.js';
+import type { Placements } from '../model/layer.js';
 import type { ModuleShape } from '../model/vocabulary.js';
 
 /** Every module shape by name (the names and what they mean: model/vocabulary.ts). */
@@ -50,6 +51,23 @@ export interface ModuleStyle {
   seed: number;
 }
 
+/**
+ * Formatted outlines by style ("shape scale") and neighbour bits, kept across renders: without variation a
+ * module's outline depends only on these (modulesPath), so each render of a style after the first formats
+ * none. A style holds at most 256 outlines; the least recently used styles go past STYLES_KEPT.
+ */
+const outlines = new Map<string, Map<number, FormattedLoop[]>>();
+const STYLES_KEPT = 16;
+
+function outlinesOf(shape: ModuleShape, scale: number): Map<number, FormattedLoop[]> {
+  const key = `${shape} ${scale}`;
+  const kept = outlines.get(key) ?? new Map<number, FormattedLoop[]>();
+  outlines.delete(key);
+  outlines.set(key, kept);
+  if (outlines.size > STYLES_KEPT) outlines.delete(outlines.keys().next().value!);
+  return kept;
+}
+
 /** Salts of the per-module draws, kept apart so a module's size does not predict its rotation. */
 const SIZE_DRAW = 0;
 const SHAPE_DRAW = 1;
@@ -60,6 +78,19 @@ const SHAPE_DRAW = 1;
  * about its cell centre.
  */
 export function modulesPath(grid: ModuleGrid, select: (i: number) => boolean, style: ModuleStyle): string {
+  const placed = modulesPlaced(grid, select, style);
+  return typeof placed === 'string' ? placed : placementsPath(placed);
+}
+
+/**
+ * The modules of modulesPath as outlines and their places, or, for full-size squares, as path data (one
+ * rectangle per run).
+ */
+export function modulesPlaced(
+  grid: ModuleGrid,
+  select: (i: number) => boolean,
+  style: ModuleStyle,
+): Placements | string {
   const sel = selectModules(grid, select);
   if (style.shape === 'square' && style.scale >= 1 && style.variation <= 0) return squareRuns(sel);
   const { size, on } = sel;
@@ -69,8 +100,8 @@ export function modulesPath(grid: ModuleGrid, select: (i: number) => boolean, st
   const draw: ModuleShapeFn = SHAPES[style.shape];
   // Without variation every module has the same size, so a module's outline depends only on which
   // neighbours it has (and its seeded value, for the shapes that read one): format each such outline once.
-  const memo = style.variation <= 0 && !SEEDED.has(style.shape) ? new Map<number, FormattedLoop[]>() : undefined;
-  const out: string[] = [];
+  const memo = style.variation <= 0 && !SEEDED.has(style.shape) ? outlinesOf(style.shape, style.scale) : undefined;
+  const placed = { loops: [] as FormattedLoop[], moves: [] as number[] };
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
       const i = y * size + x;
@@ -87,10 +118,13 @@ export function modulesPath(grid: ModuleGrid, select: (i: number) => boolean, st
         loops = draw(cell).map(formatLoop);
         memo?.set(n, loops);
       }
-      for (const l of loops) placeLoop(out, l, x, y);
+      for (const l of loops) {
+        placed.loops.push(l);
+        placed.moves.push(x, y);
+      }
     }
   }
-  return out.join('');
+  return placed;
 }
 
 /** Full-size squares merged into one rectangle per horizontal run: a fraction of the path data of one square each. */

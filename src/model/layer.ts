@@ -15,10 +15,22 @@ export type Affine = [number, number, number, number, number, number];
  */
 export type Space = 'symbol' | 'canvas';
 
+/**
+ * Shapes drawn at many places: each loop's path data after its opening M (`body`, drawn relative to its
+ * start (x, y)), moved by its (dx, dy) in `moves`.
+ */
+export interface Placements {
+  readonly loops: readonly { readonly x: number; readonly y: number; readonly body: string }[];
+  /** dx, dy of each loop, in turn. */
+  readonly moves: readonly number[];
+}
+
 export interface PathLayer {
   kind: 'path';
   space: Space;
   d: string;
+  /** When the path is shapes placed many times: `d` is their path data (design/geometry/path.ts, placementsPath). */
+  placed?: Placements;
   paint: Paint;
   transform?: Affine;
 }

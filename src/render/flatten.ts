@@ -1,5 +1,6 @@
-import type { Affine } from '../model/layer.js';
-import type { Edges } from './edges.js';
+import { placedStart } from '../design/geometry/path.js';
+import type { Affine, Placements } from '../model/layer.js';
+import { EdgeStamp, type EdgeSink, type Edges } from './edges.js';
 
 /** Largest distance, in pixels, a flattened curve may stray from the true one: what 8-bit coverage barely shows. */
 const TOLERANCE = 0.05;
@@ -19,10 +20,13 @@ const RELATIVE = 32;
 
 /** Reads SVG path data a token at a time: separators skipped, numbers parsed in place, arc flags. */
 class PathReader {
-  private i = 0;
   private readonly n: number;
 
-  constructor(private readonly d: string) {
+  /** Reads `d` from `i` on. */
+  constructor(
+    private readonly d: string,
+    public i = 0,
+  ) {
     this.n = d.length;
   }
 
@@ -212,7 +216,7 @@ class Pen implements PathPen {
 
   constructor(
     m: Affine,
-    private readonly out: Edges,
+    private readonly out: EdgeSink,
   ) {
     [this.a, this.b, this.c, this.d, this.e, this.f] = m;
     this.scale = Math.sqrt(Math.abs(this.a * this.d - this.b * this.c));
@@ -424,10 +428,127 @@ export function walkPath(d: string, pen: PathPen): void {
 }
 
 /**
+ * Subpaths flattened once, by the linear part of the affine they were drawn through and then by their path
+ * data after the opening "M x y": a styled scene places one module outline at hundreds of cells
+ * (design/module-shapes.ts, placeLoop), and data that moves only relative to its start flattens to the same
+ * edges wherever it starts, moved. Kept across renders, as the outlines are; emptied past STAMPS_KEPT.
+ */
+const stamps = new Map<string, Map<string, EdgeStamp>>();
+let stampCount = 0;
+const STAMPS_KEPT = 4096;
+
+function stampsFor(m: Affine): Map<string, EdgeStamp> {
+  const key = `${m[0]} ${m[1]} ${m[2]} ${m[3]}`;
+  const kept = stamps.get(key);
+  if (kept) return kept;
+  const made = new Map<string, EdgeStamp>();
+  stamps.set(key, made);
+  return made;
+}
+
+/** The edges of `body` (path data after an "M") drawn from the origin through the linear part of `m`. */
+function stampOf(body: string, m: Affine): EdgeStamp {
+  if (stampCount >= STAMPS_KEPT) {
+    stamps.clear();
+    stampCount = 0;
+  }
+  stampCount++;
+  const stamp = new EdgeStamp();
+  walkPath(`M0 0${body}`, new Pen([m[0], m[1], m[2], m[3], 0, 0], stamp));
+  return stamp;
+}
+
+const EXPONENT = 69; // E, in a number
+
+/** Whether the path data in [from, to) draws only relative to where it starts: lower-case commands, Z and numbers. */
+function relativeOnly(d: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = d.charCodeAt(i);
+    if (c >= 65 && c <= 90 && c !== CLOSE && c !== EXPONENT) return false;
+  }
+  return true;
+}
+
+/**
+ * Flattens placed shapes (model/layer.ts, Placements), through the affine `m`: what flattenPath does with
+ * their path data, without writing it or reading it back. Each body is a formatted loop's, drawn relative
+ * to its start (design/geometry/path.ts, formatLoop), flattened once (stamps) and placed at each start as
+ * the path data writes it, to the thousandth.
+ */
+export function flattenPlaced(p: Placements, m: Affine, out: Edges): void {
+  eachPlaced(p, m, (stamp, x, y) => out.place(stamp, x, y));
+}
+
+/** Each placed shape's stamp through `m` and the pixel it starts at, the start as the path data writes it. */
+function eachPlaced(p: Placements, m: Affine, use: (stamp: EdgeStamp, x: number, y: number, i: number) => void): void {
+  const kept = stampsFor(m);
+  p.loops.forEach((l, i) => {
+    const [qx, qy] = placedStart(l, p.moves[2 * i]!, p.moves[2 * i + 1]!);
+    const x = qx / 1000;
+    const y = qy / 1000;
+    let stamp = kept.get(l.body);
+    if (!stamp) {
+      stamp = stampOf(l.body, m);
+      kept.set(l.body, stamp);
+    }
+    use(stamp, m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5], i);
+  });
+}
+
+/**
+ * Whether placed shapes keep apart in pixels, so that each can be painted from its own coverage
+ * (canvas.ts, paintApart): `m` draws the unit cells of their moves as whole-pixel squares (a whole scale
+ * and offset, no turn), each shape is moved by a whole cell, one to a cell, and none reaches past its
+ * cell. Module outlines do so on a whole-pixel layout (design/module-shapes.ts, modulesPlaced).
+ */
+export function placedApart(p: Placements, m: Affine): boolean {
+  const [s, b, c, d, e, f] = m;
+  if (b !== 0 || c !== 0 || d !== s || !Number.isInteger(s) || !Number.isInteger(e) || !Number.isInteger(f))
+    return false;
+  const cells = new Set<number>();
+  let apart = true;
+  eachPlaced(p, m, (stamp, x, y, i) => {
+    const dx = p.moves[2 * i]!;
+    const dy = p.moves[2 * i + 1]!;
+    if (!Number.isInteger(dx) || !Number.isInteger(dy) || cells.has(dy * 2 ** 26 + dx)) apart = false;
+    cells.add(dy * 2 ** 26 + dx);
+    const [x0, y0] = [e + dx * s, f + dy * s];
+    if (x + stamp.minX < x0 || y + stamp.minY < y0 || x + stamp.maxX > x0 + s || y + stamp.maxY > y0 + s) apart = false;
+  });
+  return apart;
+}
+
+/**
  * Flattens SVG path data into line edges in pixels, through the affine `m` from the path's user space.
  * Each subpath is closed for filling, as SVG fills open subpaths. Curves are cut into as many lines as
- * keep them within TOLERANCE pixels at the scale `m` draws them.
+ * keep them within TOLERANCE pixels at the scale `m` draws them. A subpath opened by an absolute M and
+ * drawn relative to it from then on is flattened once and placed (stamps, above); any other is walked.
  */
 export function flattenPath(d: string, m: Affine, out: Edges): void {
-  walkPath(d, new Pen(m, out));
+  const pen = new Pen(m, out);
+  if (d.charCodeAt(0) !== MOVE) {
+    walkPath(d, pen);
+    return;
+  }
+  const kept = stampsFor(m);
+  const reader = new PathReader(d);
+  for (let start = 0; start < d.length; ) {
+    const next = d.indexOf('M', start + 1);
+    const end = next < 0 ? d.length : next;
+    reader.i = start + 1;
+    const x = reader.number();
+    const y = reader.number();
+    const body = reader.i;
+    if (reader.hasNumber() || !relativeOnly(d, body, end)) walkPath(d.slice(start, end), pen);
+    else {
+      const data = d.slice(body, end);
+      let stamp = kept.get(data);
+      if (!stamp) {
+        stamp = stampOf(data, m);
+        kept.set(data, stamp);
+      }
+      out.place(stamp, m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]);
+    }
+    start = end;
+  }
 }

@@ -2,6 +2,13 @@ import { kernelModule } from '../../wasm/index.js';
 import type { Raster, RgbaRaster } from '../model/raster.js';
 
 /**
+ * What the kernel paints with (fill, paintTiles): the paint's kind (PAINT_SOLID, PAINT_LINEAR, PAINT_RADIAL),
+ * a premultiplied solid colour, or a gradient table and where t runs in pixels, linear t = a·x + b·y + c,
+ * radial t = |(x, y) − (a, b)| · c.
+ */
+export type PaintArgs = [kind: number, color: number, lut: number, a: number, b: number, c: number];
+
+/**
  * The exports of our WASM kernel (wasm/assembly/): raster.ts draws, grey.ts reads for the verifier,
  * palette.ts indexes a raster of few colours, scanlines.ts and deflate.ts write the PNG, jpeg.ts the JPEG
  * (jpeg-grey.ts reads its grey back for the verifier), webp.ts the lossless WebP.
@@ -9,6 +16,9 @@ import type { Raster, RgbaRaster } from '../model/raster.js';
 export interface Kernel {
   memory: WebAssembly.Memory;
   accumulate(edges: number, n: number, acc: number, width: number, height: number): void;
+  addPatches(acc: number, patches: number, n: number): void;
+  coverageTile(acc: number, width: number, height: number, out: number): void;
+  paintTiles(canvas: number, width: number, tiles: number, n: number, ...paint: PaintArgs): void;
   fill(
     acc: number,
     canvas: number,
@@ -17,12 +27,7 @@ export interface Kernel {
     y0: number,
     x1: number,
     y1: number,
-    kind: number,
-    color: number,
-    lut: number,
-    a: number,
-    b: number,
-    c: number,
+    ...paint: PaintArgs
   ): void;
   clear(canvas: number, n: number, color: number): void;
   premultiply(pixels: number, n: number): void;
@@ -79,6 +84,7 @@ export interface Kernel {
     stride: number,
     palette: number,
     table: number,
+    probe: number,
   ): number;
   packIndices(lines: number, width: number, height: number, bitDepth: number): void;
   zlibCompress(
@@ -230,6 +236,9 @@ function lease(bytes: number, base: number): Lease {
 
 /** Memory for `bytes`: in the worker's shared instance after the resident raster, or for a large job an instance of its own. */
 export const kernelFor = (bytes: number): Lease => lease(bytes, KERNEL_BASE + residentBytes());
+
+/** Whether the raster's pixels are in the kernel's memory already, where kernelWith finds them without a copy. */
+export const isResident = (r: Raster): boolean => r === resident;
 
 /** Memory for `bytes` with a raster's pixels at `pixels` before it: in place when it is the resident raster, else copied in. */
 export function kernelWith(r: Raster, bytes: number): Lease & { pixels: number } {

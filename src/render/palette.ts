@@ -1,6 +1,6 @@
 import type { Rgba } from '../model/color.js';
 import type { RgbaRaster } from '../model/raster.js';
-import { type Kernel, kernelFor, kernelWith } from './kernel.js';
+import { isResident, type Kernel, kernelFor, kernelWith } from './kernel.js';
 
 /** A raster's palette indices, laid out by the kernel (wasm/assembly/palette.ts, paletteIndex). */
 export interface KernelIndices {
@@ -10,17 +10,18 @@ export interface KernelIndices {
   palette: Rgba[];
 }
 
+/** Rows apart that a probe for a 257th colour reads first: 64 rows spread over the image (wasm/assembly/palette.ts). */
+const probeStep = (height: number) => Math.max(1, Math.floor(height / 64));
+
 /**
- * A cheap proof that an RGBA image has more than 256 colours: more than 256 among 64 rows spread over it.
- * An anti-aliased gradient render shows it within about half of them (0.05 ms on the bench's styled
- * raster), where indexing from the top first crosses the quiet zone and reaches colour 257 only 75,000
- * pixels in (0.4 ms). It reads the pixels where they are: a raster that is not the kernel's resident one
- * would be copied into the kernel first (4 bytes a pixel; 67 MB at 4096 px), only to be refused there.
+ * A cheap proof that an RGBA image has more than 256 colours: more than 256 among the probe's rows. The
+ * kernel reads these rows first itself (paletteIndex); this is for a raster not in the kernel's memory,
+ * which would be copied in first (4 bytes a pixel; 67 MB at 4096 px), only to be refused there.
  */
 function over256Colours(rgba: Uint8Array, width: number, height: number): boolean {
   const words = new Int32Array(rgba.buffer, rgba.byteOffset, width * height);
   const seen = new Set<number>();
-  const step = Math.max(1, Math.floor(height / 64));
+  const step = probeStep(height);
   for (let y = step >> 1; y < height; y += step) {
     let last = ~words[y * width]!;
     for (let i = y * width, end = i + width; i < end; i++) {
@@ -41,12 +42,12 @@ function over256Colours(rgba: Uint8Array, width: number, height: number): boolea
  */
 export function indexInKernel(r: RgbaRaster, stride: number, slack: number): KernelIndices | null {
   const { width, height } = r;
-  if (over256Colours(r.pixels, width, height)) return null;
+  if (!isResident(r) && over256Colours(r.pixels, width, height)) return null;
   const tableBytes = kernelFor(0).k.PALETTE_TABLE_BYTES.value;
   // The palette (256 RGBA words), the hash table, then the rows.
   const { k, pixels, base } = kernelWith(r, 1024 + tableBytes + stride * height + slack);
   const lines = base + 1024 + tableBytes;
-  const colours = k.paletteIndex(pixels, width, height, lines, stride, base, base + 1024);
+  const colours = k.paletteIndex(pixels, width, height, lines, stride, base, base + 1024, probeStep(height));
   if (colours < 0) return null;
   const words = new Uint32Array(k.memory.buffer, base, colours);
   const palette = Array.from(words, (w) => ({ r: w & 0xff, g: (w >>> 8) & 0xff, b: (w >>> 16) & 0xff, a: w >>> 24 }));

@@ -4,7 +4,7 @@ import type { SolidPaint } from '../model/paint.js';
 import type { IndexedRaster, Raster } from '../model/raster.js';
 import { Canvas } from './canvas.js';
 import { Edges } from './edges.js';
-import { flattenPath } from './flatten.js';
+import { flattenPath, flattenPlaced, placedApart } from './flatten.js';
 import type { ResidentRaster } from './kernel.js';
 import { multiply, type Scene } from './scene.js';
 
@@ -37,6 +37,8 @@ export function rasterizeFlat(grid: ModuleGrid, scene: Scene): IndexedRaster {
 }
 
 const IDENTITY: Affine = [1, 0, 0, 1, 0, 0];
+const inside = (e: Edges, width: number, height: number) =>
+  e.minX >= 0 && e.minY >= 0 && e.maxX <= width && e.maxY <= height;
 const edges = new Edges();
 
 /**
@@ -61,8 +63,12 @@ export function rasterizeScene(scene: Scene): ResidentRaster {
     }
     const m = layer.transform ? multiply(space, layer.transform) : space;
     edges.reset();
-    flattenPath(layer.d, m, edges);
-    canvas.fillPath(edges, layer.paint, m);
+    if (layer.placed) flattenPlaced(layer.placed, m, edges);
+    else flattenPath(layer.d, m, edges);
+    // Shapes apart, each inside the canvas, are painted each from its own coverage; anything else is filled.
+    if (layer.placed && inside(edges, width, height) && placedApart(layer.placed, m))
+      canvas.paintApart(edges, layer.paint, m);
+    else canvas.fillPath(edges, layer.paint, m);
   }
   return canvas.toRaster();
 }

@@ -1,7 +1,8 @@
 import { finderInnerPath, finderOuterPath, type EyeIndex } from '../design/finder-eyes.js';
 import type { ModuleGrid } from '../design/grid.js';
-import { modulesPath } from '../design/module-shapes.js';
-import type { Affine, ExtraLayers, Layer } from '../model/layer.js';
+import { placementsPath } from '../design/geometry/path.js';
+import { modulesPlaced } from '../design/module-shapes.js';
+import type { Affine, ExtraLayers, Layer, PathLayer, Placements } from '../model/layer.js';
 import type { Layout } from '../model/layout.js';
 import { paintOf, samePaint, type Box, type Paint } from '../model/paint.js';
 import type { EyeOverride, RenderConfig } from '../model/render-config.js';
@@ -52,6 +53,25 @@ function eyeTransform(o: EyeOverride | undefined, cx: number, cy: number): Affin
 }
 
 /**
+ * A layer of modules in the symbol's space: their path data, or their outlines placed, whose path data is
+ * written only if a document reads it (the raster draws the outlines: render/flatten.ts, flattenPlaced).
+ */
+function modulesLayer(modules: Placements | string, paint: Paint): PathLayer {
+  if (typeof modules === 'string') return { kind: 'path', space: 'symbol', d: modules, paint };
+  let d: string | undefined;
+  return {
+    kind: 'path',
+    space: 'symbol',
+    get d() {
+      d ??= placementsPath(modules);
+      return d;
+    },
+    placed: modules,
+    paint,
+  };
+}
+
+/**
  * Builds the code's layers: data modules, the timing and alignment patterns when they have colours of their
  * own, and each finder eye's ring and centre with its own paint and transform.
  */
@@ -76,22 +96,14 @@ export function buildScene(
     role === ModuleRole.Finder ||
     (timing !== undefined && role === ModuleRole.Timing) ||
     (alignment !== undefined && role === ModuleRole.Alignment);
-  const modules = (select: (i: number) => boolean) => modulesPath(grid, (i) => !grid.cleared?.[i] && select(i), style);
-  layers.push({ kind: 'path', space: 'symbol', d: modules((i) => !drawnApart(grid.roles[i]!)), paint: fg });
-  if (timing)
-    layers.push({
-      kind: 'path',
-      space: 'symbol',
-      d: modules((i) => grid.roles[i] === ModuleRole.Timing),
-      paint: timing,
-    });
-  if (alignment)
-    layers.push({
-      kind: 'path',
-      space: 'symbol',
-      d: modules((i) => grid.roles[i] === ModuleRole.Alignment),
-      paint: alignment,
-    });
+  const modules = (select: (i: number) => boolean, paint: Paint) =>
+    modulesLayer(
+      modulesPlaced(grid, (i) => !grid.cleared?.[i] && select(i), style),
+      paint,
+    );
+  layers.push(modules((i) => !drawnApart(grid.roles[i]!), fg));
+  if (timing) layers.push(modules((i) => grid.roles[i] === ModuleRole.Timing, timing));
+  if (alignment) layers.push(modules((i) => grid.roles[i] === ModuleRole.Alignment, alignment));
 
   const outerBase =
     cfg.finderOuterGradient || cfg.finderOuterColor

@@ -5,10 +5,10 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseHex } from '../../src/model/color.js';
-import type { Affine } from '../../src/model/layer.js';
+import type { Affine, Placements } from '../../src/model/layer.js';
 import { Canvas } from '../../src/render/canvas.js';
 import { Edges } from '../../src/render/edges.js';
-import { flattenPath } from '../../src/render/flatten.js';
+import { flattenPath, flattenPlaced, placedApart } from '../../src/render/flatten.js';
 import { designScene } from '../../src/render/pipeline.js';
 import { rasterizeScene } from '../../src/render/raster.js';
 import { loadResvg, rasterizeSvg } from '../../src/render/resvg.js';
@@ -23,12 +23,13 @@ beforeAll(() => Promise.all([initWasm(), loadResvg()]));
 const IDENTITY: Affine = [1, 0, 0, 1, 0, 0];
 const BLACK = { kind: 'solid', color: parseHex('#000000') } as const;
 
-/** A path drawn black on a transparent canvas; returns the alpha channel. */
-function coverage(d: string, width: number, height: number, m: Affine = IDENTITY): Uint8Array {
+/** A path (its data, or shapes placed) drawn black on a transparent canvas; returns the alpha channel. */
+function coverage(d: string | Placements, width: number, height: number, m: Affine = IDENTITY): Uint8Array {
   const canvas = new Canvas(width, height);
   canvas.background({ kind: 'solid', color: parseHex('#00000000') });
   const edges = new Edges();
-  flattenPath(d, m, edges);
+  if (typeof d === 'string') flattenPath(d, m, edges);
+  else flattenPlaced(d, m, edges);
   canvas.fillPath(edges, BLACK, m);
   const { pixels } = canvas.toRaster();
   return Uint8Array.from({ length: width * height }, (_, i) => pixels[i * 4 + 3]!);
@@ -101,6 +102,70 @@ describe('exact geometry', () => {
   it('draws a canvas too large for the shared kernel memory on an instance of its own, and small ones after it', () => {
     expect(area(coverage('M100 100H1400V1400H100Z', 1500, 1500))).toBeCloseTo(1300 * 1300, 0);
     expect(area(coverage('M1 1h2v2h-2z', 4, 4))).toBeCloseTo(4, 3);
+  });
+
+  it('draws a subpath repeated at other places, and at another scale, as the same data written absolutely', () => {
+    // The body after each M moves only relatively, so it is flattened once and placed (flatten.ts, stamps):
+    // on whole pixels, between them, and past the canvas's edge, where the kernel clips its edges.
+    const body = 'h3a1 1 0 0 1 1 1v2l-2 1.5z';
+    const absolute = (x: number, y: number) =>
+      `M${x} ${y}H${x + 3}A1 1 0 0 1 ${x + 4} ${y + 1}V${y + 3}L${x + 2} ${y + 4.5}Z`;
+    const starts = [
+      [1, 1],
+      [6, 1],
+      [10.25, 2.5],
+      [13.5, 4],
+    ] as const;
+    const placed = starts.map(([x, y]) => `M${x} ${y}${body}`).join('');
+    const written = starts.map(([x, y]) => absolute(x, y)).join('');
+    expect(coverage(placed, 16, 8)).toEqual(coverage(written, 16, 8));
+    const scale: Affine = [2.5, 0, 0, 2.5, 0.5, 0];
+    expect(coverage(placed, 40, 20, scale)).toEqual(coverage(written, 40, 20, scale));
+  });
+
+  it('draws a layer of placed module outlines exactly as its path data', async () => {
+    // The scene keeps styled modules as outlines and places (scene.ts, modulesLayer); the raster flattens
+    // those (flatten.ts, flattenPlaced), the documents write the path data.
+    for (const moduleShape of ['rounded', 'dots', 'classy-rounded']) {
+      const { scene } = await designScene(configOf({ content: CONTENT, moduleShape }));
+      const layer = scene.layers[0]!;
+      if (layer.kind !== 'path' || !layer.placed) throw new Error(`${moduleShape}: no placed outlines`);
+      const { modulePx, originX, originY } = scene.layout;
+      const m: Affine = [modulePx, 0, 0, modulePx, originX, originY];
+      const [w, h] = [scene.layout.width, scene.layout.height];
+      expect(coverage(layer.d, w, h, m), moduleShape).toEqual(coverage(layer.placed, w, h, m));
+    }
+  });
+
+  it('paints module outlines kept apart from their own coverage as filling them paints them', async () => {
+    // Whole-pixel modules, one outline to a cell (flatten.ts, placedApart): each is painted from its stamp's
+    // coverage (canvas.ts, paintApart) instead of filled; the same scene as path data alone is filled.
+    for (const design of [
+      { moduleShape: 'rounded' },
+      { moduleShape: 'dots', primaryColor: '#1a237e80' },
+      {
+        moduleShape: 'classy-rounded',
+        // A gradient across the modules, painted through each one's coverage as fill paints it.
+        foregroundGradient: {
+          type: 'radial',
+          stops: [0, 1].map((offset) => ({ offset, color: ['#B71C1C', '#1B5E20'][offset] })),
+        },
+      },
+    ]) {
+      const { scene } = await designScene(configOf({ content: CONTENT, ...design }));
+      const layer = scene.layers[0]!;
+      const { modulePx, originX, originY } = scene.layout;
+      if (layer.kind !== 'path' || !layer.placed) throw new Error(`${design.moduleShape}: no placed outlines`);
+      expect(placedApart(layer.placed, [modulePx, 0, 0, modulePx, originX, originY]), design.moduleShape).toBe(true);
+      const apart = rasterizeScene(scene);
+      const apartPixels = apart.pixels.slice();
+      apart.release();
+      const asPathData = scene.layers.map((l) => (l.kind === 'path' ? { ...l, placed: undefined } : l));
+      const filled = rasterizeScene({ ...scene, layers: asPathData });
+      const differ = apartPixels.filter((v, i) => Math.abs(v - filled.pixels[i]!) > 1).length;
+      filled.release();
+      expect(differ, design.moduleShape).toBe(0);
+    }
   });
 
   it('refuses malformed path data instead of drawing something else', () => {

@@ -62,7 +62,7 @@ function referenceBox(grey: Uint8Array, width: number, height: number, f: number
  * time. Indexed rasters: a palette of any colours, or of greys only, on which every formula agrees and
  * zbar's grey is the reader's.
  */
-const TRANSLUCENT = { indexed: 0, 'grey indexed': 0, rgba: 0.7, opaque: 0, 'mostly opaque': 0.01 } as const;
+const TRANSLUCENT = { indexed: 0, 'grey indexed': 0, rgba: 0.7, opaque: 0, 'mostly opaque': 0.01, runs: 0.2 } as const;
 
 function randomRaster(seed: number, kind: keyof typeof TRANSLUCENT): Raster {
   const rnd = prng(seed);
@@ -81,6 +81,18 @@ function randomRaster(seed: number, kind: keyof typeof TRANSLUCENT): Raster {
       palette,
       pixels: Uint8Array.from({ length: width * height }, () => rnd.int(0, palette.length - 1)),
     };
+  }
+  if (kind === 'runs') {
+    // Runs of one colour, as a drawn code has (the kernel greys a group of sixteen of one colour at once).
+    const colours = Array.from({ length: 4 }, () =>
+      Array.from({ length: 4 }, (_, c) => (c === 3 && !rnd.chance(TRANSLUCENT.runs) ? 255 : rnd.int(0, 255))),
+    );
+    const pixels = new Uint8Array(width * height * 4);
+    for (let i = 0; i < width * height; ) {
+      const colour = colours[rnd.int(0, colours.length - 1)]!;
+      for (let end = Math.min(width * height, i + rnd.int(1, 40)); i < end; i++) pixels.set(colour, i * 4);
+    }
+    return { kind: 'rgba', width, height, pixels };
   }
   return {
     kind: 'rgba',
@@ -104,7 +116,7 @@ describe('the verifier reads a raster exactly as the references compute it', () 
           [false, false],
         ] as const) {
           const boxes = [
-            ...[1, 2, 3, 5, 9].map((f, i) => ({ f, invert: i % 2 === 1 })),
+            ...[1, 2, 3, 5, 9, 3].map((f, i) => ({ f, invert: i % 2 === 1 })),
             ...[1, 3, 4].map((f, i) => ({ f, invert: i % 2 === 0, zbar: true })),
           ];
           // zbar's grey at full size, or only its boxes (the kernel keeps one row of it).

@@ -1,7 +1,7 @@
 // The palette of an RGBA raster, for the writers that store one (src/render/palette.ts: PNG, lossless
 // WebP). In JavaScript a Map lookup per colour change over 640,000 pixels cost 5–7 ms on an anti-aliased
 // 800 px code under load (bench/README.md); here a colour change costs a hash probe and a run of one
-// colour is indexed four pixels at a time. Like the other modules it works on memory laid out by its JS
+// colour is indexed sixteen pixels at a time. Like the other modules it works on memory laid out by its JS
 // side and allocates nothing.
 
 /** Hash slots for the colours seen: 4 × the 256 a palette holds, so probes stay short. */
@@ -29,46 +29,78 @@ function indexOf(c: u32, table: usize, palette: usize, count: i32): i32 {
 }
 
 /**
+ * Indexes `width` RGBA pixels at `p` through the hash table (`count` colours so far), writing each index
+ * to `o` when `write`: four pixels of one colour at a time, sixteen in a run of one colour. Returns how many
+ * colours there are then, or -1 at a 257th.
+ */
+// @ts-ignore: decorator
+@inline function indexRow(p: usize, o: usize, width: i32, table: usize, palette: usize, count: i32, write: bool): i32 {
+  const end = p + (<usize>width << 2);
+  let last = load<u32>(p);
+  let k = indexOf(last, table, palette, count);
+  if (k < 0) return -1;
+  if (k == count) count++;
+  let run = i32x4.splat(last);
+  let fill = i8x16.splat(<i8>k);
+  while (p < end) {
+    // Sixteen, else four pixels of the current colour at once; at a change, one pixel through the hash.
+    if (p + 64 <= end) {
+      const same = v128.and(
+        v128.and(i32x4.eq(v128.load(p), run), i32x4.eq(v128.load(p, 16), run)),
+        v128.and(i32x4.eq(v128.load(p, 32), run), i32x4.eq(v128.load(p, 48), run)),
+      );
+      if (i32x4.all_true(same)) {
+        if (write) v128.store(o, fill);
+        p += 64;
+        o += 16;
+        continue;
+      }
+    }
+    if (p + 16 <= end && i32x4.all_true(i32x4.eq(v128.load(p), run))) {
+      if (write) store<u32>(o, <u32>k * 0x01010101);
+      p += 16;
+      o += 4;
+      continue;
+    }
+    const c = load<u32>(p);
+    if (c != last) {
+      k = indexOf(c, table, palette, count);
+      if (k < 0) return -1;
+      if (k == count) count++;
+      last = c;
+      run = i32x4.splat(c);
+      fill = i8x16.splat(<i8>k);
+    }
+    if (write) store<u8>(o, <u8>k);
+    p += 4;
+    o++;
+  }
+  return count;
+}
+
+/**
  * Indexes `width`×`height` RGBA pixels at `src` when they hold at most 256 distinct colours: row y's
  * indices go to `out + y × stride + (stride − width)`, a leading byte per row (the PNG writer's filter
  * byte) set to 0, and the colours, as RGBA words in the order first met, to `palette` (256 u32). Returns
  * how many colours, or -1 at a 257th. `table` is PALETTE_TABLE_BYTES of scratch.
+ *
+ * Every `probe`th row, from the middle of the first `probe`, is read first: an anti-aliased gradient
+ * shows its 257th colour within a few of those rows, where reading from the top first crosses the quiet
+ * zone and meets it only 75,000 pixels in (bench/README.md). Its colours are then first met there.
  */
-export function paletteIndex(src: usize, width: i32, height: i32, out: usize, stride: i32, palette: usize, table: usize): i32 {
+export function paletteIndex(src: usize, width: i32, height: i32, out: usize, stride: i32, palette: usize, table: usize, probe: i32): i32 {
   memory.fill(table + (<usize>SLOTS << 2), 0, <usize>SLOTS << 1);
   let count = 0;
+  for (let y = probe >> 1; y < height; y += probe) {
+    count = indexRow(src + (<usize>(y * width) << 2), 0, width, table, palette, count, false);
+    if (count < 0) return -1;
+  }
   const lead = stride - width;
   for (let y = 0; y < height; y++) {
-    let p = src + (<usize>(y * width) << 2);
-    let o = out + <usize>(y * stride);
+    const o = out + <usize>(y * stride);
     if (lead > 0) memory.fill(o, 0, <usize>lead);
-    o += <usize>lead;
-    const end = o + <usize>width;
-    let last = load<u32>(p);
-    let k = indexOf(last, table, palette, count);
-    if (k < 0) return -1;
-    if (k == count) count++;
-    let run = i32x4.splat(last);
-    while (o < end) {
-      // Four pixels of the current colour at once; at a change, one pixel through the hash.
-      if (o + 4 <= end && i32x4.all_true(i32x4.eq(v128.load(p), run))) {
-        store<u32>(o, <u32>k * 0x01010101);
-        p += 16;
-        o += 4;
-        continue;
-      }
-      const c = load<u32>(p);
-      if (c != last) {
-        k = indexOf(c, table, palette, count);
-        if (k < 0) return -1;
-        if (k == count) count++;
-        last = c;
-        run = i32x4.splat(c);
-      }
-      store<u8>(o, <u8>k);
-      p += 4;
-      o++;
-    }
+    count = indexRow(src + (<usize>(y * width) << 2), o + <usize>lead, width, table, palette, count, true);
+    if (count < 0) return -1;
   }
   return count;
 }

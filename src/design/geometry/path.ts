@@ -1,3 +1,5 @@
+import type { Placements } from '../../model/layer.js';
+
 /**
  * Closed outlines and their SVG path data. Shapes are built as loops of vertices joined by straight
  * lines, axis-aligned elliptical arcs (given by their centre) or cubic curves; the emitter then fixes
@@ -210,7 +212,24 @@ export function formatLoop(l: Loop): FormattedLoop {
 
 /** Appends a formatted loop moved by (dx, dy). */
 export function placeLoop(out: string[], f: FormattedLoop, dx = 0, dy = 0): void {
-  out.push(`M${nums(q(f.x + dx), q(f.y + dy))}${f.body}`);
+  const [x, y] = placedStart(f, dx, dy);
+  out.push(`M${nums(x, y)}${f.body}`);
+}
+
+/** Where a formatted loop moved by (dx, dy) starts, in thousandths, as its path data writes it. */
+export const placedStart = (f: FormattedLoop, dx: number, dy: number): [number, number] => [q(f.x + dx), q(f.y + dy)];
+
+/**
+ * The path data of formatted loops placed (model/layer.ts, Placements): what placeLoop writes for each.
+ * Kept as shapes and places, a renderer draws each shape once wherever it is placed (render/flatten.ts,
+ * flattenPlaced) instead of reading it back from text, and the text is written only for a document.
+ */
+export function placementsPath(p: Placements): string {
+  const out: string[] = [];
+  p.loops.forEach((l, i) => {
+    placeLoop(out, l, p.moves[2 * i], p.moves[2 * i + 1]);
+  });
+  return out.join('');
 }
 
 /** Appends one loop as a closed subpath, moved by (dx, dy). */
