@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newKey } from '../../src/accounts/key-format.js';
+import { encodePng } from '../../src/render/formats/png.js';
 import { type FakeVendor, startFakeVendor, success } from '../ai/fake-vendor.js';
 import { captureConsole, expectNoSecret } from '../ai/secrets.js';
 import { type Answer, transcript } from '../helpers/answers.js';
@@ -31,13 +32,21 @@ import {
 } from '../helpers/consumer.js';
 import { DRIVERS, type DriverName } from '../helpers/databases.js';
 import { decodeOne } from '../helpers/decode.js';
-import { chunkedFraming, rawExchange, startLink, startSilentServer, unusedPort } from '../helpers/tcp.js';
+import { seededRandom } from '../helpers/seeded-random.js';
+import { chunkedFraming, rawExchange, readLate, startLink, startSilentServer, unusedPort } from '../helpers/tcp.js';
 
 const { sampleContent } = (await import(
   new URL('../../dist/src/templates/check.js', import.meta.url).href
 )) as typeof import('../../src/templates/check.js');
 
 const CONTENT = 'https://shop.example.com/gateway?ref=e2e&lang=fr';
+
+/** An opaque `n` × `n` PNG of seeded noise. */
+function noisePng(n: number): Uint8Array {
+  const random = seededRandom(20261126);
+  const pixels = new Uint8Array(n * n * 4).map((_, i) => (i % 4 === 3 ? 255 : Math.floor(random() * 256)));
+  return encodePng({ kind: 'rgba', width: n, height: n, pixels });
+}
 const DESIGN = {
   config: { primaryColor: '#1b3a4b', backgroundColor: '#f7f3e8', moduleShape: 'rounded', eccLevel: 'Q' },
   explanation: 'Deep teal on cream.',
@@ -149,6 +158,34 @@ function gatewaySuite(driver: DriverName): void {
         expect(gateway.bytes.byteLength).toBeGreaterThan(64 * 1024);
         expectEngineAnswer(gateway, await direct('/api/qr/generate', { body }));
         expect((await decodeOne('jpg', gateway.bytes)).text).toBe(CONTENT);
+      });
+
+      it('a large answer to a client that reads late and slowly arrives whole, and it decodes', async () => {
+        // A background of noise, which deflate cannot shrink: a PNG of several MB, under the site's 10 MB.
+        const body = Buffer.from(
+          JSON.stringify({
+            content: CONTENT,
+            responseType: 'binary',
+            fileFormat: 'png',
+            outputWidth: 2400,
+            backgroundImageBase64: Buffer.from(noisePng(256)).toString('base64'),
+          }),
+        );
+        const head = [
+          'POST /api/v1/qr/generate HTTP/1.1',
+          'Host: localhost',
+          `X-API-Key: ${alice.key}`,
+          'Content-Type: application/json',
+          `Content-Length: ${body.byteLength}`,
+          'Connection: close',
+        ].join('\r\n');
+        const answer = await readLate(Number(new URL(c.siteUrl).port), head, body, { slowly: true });
+        expect(answer.head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+        const length = Number(/\r\ncontent-length: (\d+)/i.exec(answer.head)?.[1]);
+        // Several MB, relayed in many chunks while the client lags.
+        expect(length).toBeGreaterThan(6 * 1024 * 1024);
+        expect(answer.body.byteLength).toBe(length);
+        expect((await decodeOne('png', answer.body)).text).toBe(CONTENT);
       });
 
       it('POST /api/v1/qr/generate, base64 JSON: the engine’s answer, and the file decodes', async () => {

@@ -5,6 +5,7 @@
  * body that trickles).
  */
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const listen = (server: Server): Promise<number> =>
   new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
@@ -225,4 +226,40 @@ export function chunkedFraming(body: Buffer, size: number): Buffer {
   }
   parts.push(Buffer.from('0\r\n\r\n'));
   return Buffer.concat(parts);
+}
+
+/**
+ * Sends `head` (its blank line added) and `body`, reads nothing for `lateMs`, so that a large answer fills
+ * the socket buffers and the server must wait for them to drain, then reads to the server's close, in
+ * bursts of 5 ms every 20 ms when `slowly`, so that it keeps waiting: the answer's head, and its body as
+ * it arrived.
+ */
+export async function readLate(
+  port: number,
+  head: string,
+  body: Buffer = Buffer.alloc(0),
+  { lateMs = 300, slowly = false }: { lateMs?: number; slowly?: boolean } = {},
+): Promise<{ head: string; body: Buffer }> {
+  const socket = connect(port, '127.0.0.1');
+  socket.pause();
+  socket.write(`${head}\r\n\r\n`);
+  socket.write(body);
+  await sleep(lateMs);
+  const chunks: Buffer[] = [];
+  socket.on('data', (c: Buffer) => chunks.push(c));
+  let ended = false;
+  const end = new Promise((resolve) => socket.once('end', resolve)).then(() => {
+    ended = true;
+  });
+  socket.resume();
+  while (slowly && !ended) {
+    await sleep(5);
+    socket.pause();
+    await sleep(15);
+    socket.resume();
+  }
+  await end;
+  const all = Buffer.concat(chunks);
+  const at = all.indexOf('\r\n\r\n');
+  return { head: all.subarray(0, at).toString(), body: all.subarray(at + 4) };
 }

@@ -3,12 +3,11 @@
  * buffer (as a relayed answer is), more than the socket takes at once, continued as it drains; sent whole
  * or streamed in chunks.
  */
-import { connect } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Reply } from '../../src/http/response.js';
 import { loadUws } from '../../src/http/uws.js';
+import { readLate } from '../helpers/tcp.js';
 
 /** Bigger than what loopback socket buffers take at once, so the rest waits for the client. */
 const SIZE = 8 * 1024 * 1024;
@@ -48,27 +47,18 @@ beforeAll(async () => {
 afterAll(() => uws.us_listen_socket_close(listening));
 
 /** GET `path`, reading nothing for 300 ms, then everything: the body after the head. */
-async function readLate(path: string): Promise<Buffer> {
-  const socket = connect(port, '127.0.0.1');
-  socket.pause();
-  socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
-  await sleep(300);
-  const chunks: Buffer[] = [];
-  socket.on('data', (c: Buffer) => chunks.push(c));
-  socket.resume();
-  await new Promise((resolve) => socket.once('end', resolve));
-  const all = Buffer.concat(chunks);
-  const head = all.indexOf('\r\n\r\n');
-  expect(all.subarray(0, head).toString()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
-  return all.subarray(head + 4);
+async function readLateGet(path: string): Promise<Buffer> {
+  const answer = await readLate(port, `GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close`);
+  expect(answer.head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+  return answer.body;
 }
 
 describe('a body larger than the socket takes at once, to a client that reads late, arrives whole', () => {
   it('send: every byte of the view, in order, and nothing of the buffer around it', async () => {
-    expect(Buffer.from(await readLate('/send')).equals(Buffer.from(view()))).toBe(true);
+    expect(Buffer.from(await readLateGet('/send')).equals(Buffer.from(view()))).toBe(true);
   });
 
   it('stream: every chunk, in order, though several of them wait for the socket to drain', async () => {
-    expect(Buffer.from(await readLate('/stream')).equals(Buffer.from(view()))).toBe(true);
+    expect(Buffer.from(await readLateGet('/stream')).equals(Buffer.from(view()))).toBe(true);
   });
 });
