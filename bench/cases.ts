@@ -1,4 +1,4 @@
-import { parseHex } from '../src/model/color.js';
+import { parseHex, type Rgba } from '../src/model/color.js';
 import type { RenderConfig } from '../src/model/render-config.js';
 import { encodePng } from '../src/render/formats/png.js';
 
@@ -30,20 +30,20 @@ export const STYLED_WITH_LOGO: Partial<RenderConfig> = {
   },
 };
 
-/** A 128 px logo: a filled disc, as a real PNG upload would arrive. */
-export function benchLogo(): Uint8Array {
-  const n = 128;
-  const pixels = new Uint8Array(n * n);
-  for (let y = 0; y < n; y++)
-    for (let x = 0; x < n; x++) pixels[y * n + x] = Math.hypot(x - 63.5, y - 63.5) < 60 ? 1 : 0;
-  return encodePng({
-    kind: 'indexed',
-    width: n,
-    height: n,
-    pixels,
-    palette: [parseHex('#FFFFFF00'), parseHex('#C62828')],
-  });
+/**
+ * A `size` px PNG of a filled disc of `radius` px in `color` on transparency, as a real logo upload would
+ * arrive, with nothing a decoder could mistake for a second code (the bench's logo, and the tests' uploads).
+ */
+export function discPng(size: number, radius: number, color: Rgba): Uint8Array<ArrayBuffer> {
+  const c = (size - 1) / 2;
+  const pixels = new Uint8Array(size * size);
+  for (let y = 0; y < size; y++)
+    for (let x = 0; x < size; x++) pixels[y * size + x] = Math.hypot(x - c, y - c) < radius ? 1 : 0;
+  return encodePng({ kind: 'indexed', width: size, height: size, pixels, palette: [parseHex('#FFFFFF00'), color] });
 }
+
+/** The bench's 128 px logo. */
+export const benchLogo = (): Uint8Array => discPng(128, 60, parseHex('#C62828'));
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

@@ -1,28 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodePng } from '../../src/render/formats/png.js';
+import { discPng } from '../../bench/cases.js';
 import { decodeOne } from '../helpers/decode.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
-/** A 64 px red disc: a real PNG to upload, and nothing a decoder could mistake for a second code. */
-function discPng(): Uint8Array<ArrayBuffer> {
-  const size = 64;
-  const pixels = new Uint8Array(size * size);
-  for (let y = 0; y < size; y++)
-    for (let x = 0; x < size; x++) pixels[y * size + x] = Math.hypot(x - 31.5, y - 31.5) < 28 ? 1 : 0;
-  return encodePng({
-    kind: 'indexed',
-    width: size,
-    height: size,
-    pixels,
-    palette: [
-      { r: 255, g: 255, b: 255, a: 0 },
-      { r: 200, g: 30, b: 40, a: 255 },
-    ],
-  });
-}
-
 let svc: TestService;
-const logoPng = discPng();
+const logoPng = discPng(64, 28, { r: 200, g: 30, b: 40, a: 255 });
 beforeAll(async () => {
   svc = await startTestService();
 });

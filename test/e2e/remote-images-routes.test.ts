@@ -1,31 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodePng } from '../../src/render/formats/png.js';
+import { discPng } from '../../bench/cases.js';
 import { decodeOne } from '../helpers/decode.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { bytesOf, serve, type TestServer } from '../images/loopback.js';
 
-/** A red disc logo, served by a loopback image host. */
-const disc = (() => {
-  const n = 64;
-  const pixels = new Uint8Array(n * n);
-  for (let y = 0; y < n; y++)
-    for (let x = 0; x < n; x++) pixels[y * n + x] = Math.hypot(x - 31.5, y - 31.5) < 28 ? 1 : 0;
-  return encodePng({
-    kind: 'indexed',
-    width: n,
-    height: n,
-    pixels,
-    palette: [
-      { r: 255, g: 255, b: 255, a: 0 },
-      { r: 200, g: 30, b: 40, a: 255 },
-    ],
-  });
-})();
-
 let svc: TestService;
 let images: TestServer;
 beforeAll(async () => {
-  images = await serve({ '/logo.png': bytesOf(disc, 'image/png') });
+  images = await serve({ '/logo.png': bytesOf(discPng(64, 28, { r: 200, g: 30, b: 40, a: 255 }), 'image/png') });
   svc = await startTestService({ fetchAllowLoopback: true });
 });
 afterAll(async () => {
