@@ -71,8 +71,9 @@ describe('our zbar build reads as @undecaf/zbar-wasm does', () => {
   });
 
   // Our build hands zbar's scanner each line in one call that skips the samples which cannot change its state
-  // (wasm/zbar/scan-line.patch), 16 at a time where it can: these images probe where that could go wrong.
-  it('images at the limits of the skipped runs: rows not a multiple of 16, greys 0 beside 255, ramps of one level', async () => {
+  // (wasm/zbar/scan-line.patch), 16 at a time, and reads columns from a copy transposed 16 × 16 pixels at a
+  // time, the rest one by one: these images probe where that could go wrong.
+  it('images at the limits of the skipped runs and the transposed blocks: sides not a multiple of 16, dark modules in the last columns and rows, greys 0 beside 255, ramps of one level', async () => {
     const { images } = await zbarImages({ content: CONTENT, outputWidth: 400 });
     const own = images.find((i) => i.name === 'own size')!.image;
     expect(new Set(own.pixels)).toEqual(new Set([0, 255]));
@@ -86,7 +87,27 @@ describe('our zbar build reads as @undecaf/zbar-wasm does', () => {
         }
       return { width, height, pixels };
     };
+    // The symbol with a margin narrow enough that its last modules fall in the columns and rows after the last
+    // whole block of 16.
+    const dark = [...own.pixels.keys()].filter((i) => own.pixels[i] === 0);
+    const [top, bottom] = [Math.floor(dark[0]! / own.width), Math.floor(dark.at(-1)! / own.width)];
+    const xs = dark.map((i) => i % own.width);
+    const [left, right] = [Math.min(...xs), Math.max(...xs)];
+    const tight = (margin: number): GreyPixels => {
+      const width = right - left + 1 + 2 * margin;
+      const height = bottom - top + 1 + 2 * margin;
+      const pixels = new Uint8Array(width * height);
+      for (let y = 0; y < height; y++)
+        for (let x = 0; x < width; x++)
+          pixels[y * width + x] = own.pixels[(top - margin + y) * own.width + left - margin + x]!;
+      return { width, height, pixels };
+    };
+    const margin = [2, 3, 4, 5, 6, 7, 8, 9].find((m) => (right - left + 1 + 2 * m) % 16 > m)!;
+    const cropped = tight(margin);
+    expect(cropped.width % 16).toBeGreaterThan(margin);
+    expect(cropped.height % 16).toBeGreaterThan(margin);
     const variants = {
+      cropped,
       padded: reshaped(own.width + 9, 2, (_x, _y, g) => g),
       // Light and dark each drift by one level every 8 pixels, up along rows and down along columns.
       ramps: reshaped(own.width + 5, 5, (x, y, g) => Math.min(255, Math.max(0, g + ((x >> 3) & 1) - ((y >> 3) & 1)))),
