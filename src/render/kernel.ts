@@ -50,6 +50,7 @@ export interface Kernel {
     rgba: boolean,
     formula: number,
     table: number,
+    colours: number,
     width: number,
     height: number,
     grey: number,

@@ -60,7 +60,8 @@ function referenceBox(grey: Uint8Array, width: number, height: number, f: number
 /**
  * Straight RGBA whose pixels are translucent with this share: the kernel reads opaque ones sixteen at a
  * time. Indexed rasters: a palette of any colours, or of greys only, on which every formula agrees and
- * zbar's grey is the reader's.
+ * zbar's grey is the reader's; odd seeds up to 16 colours (the kernel looks sixteen pixels up at a time), even
+ * ones more.
  */
 const TRANSLUCENT = { indexed: 0, 'grey indexed': 0, rgba: 0.7, opaque: 0, 'mostly opaque': 0.01, runs: 0.2 } as const;
 
@@ -69,7 +70,7 @@ function randomRaster(seed: number, kind: keyof typeof TRANSLUCENT): Raster {
   const width = rnd.int(20, 90),
     height = rnd.int(20, 90);
   if (kind === 'indexed' || kind === 'grey indexed') {
-    const palette = Array.from({ length: rnd.int(2, 12) }, () => {
+    const palette = Array.from({ length: seed % 2 ? rnd.int(2, 16) : rnd.int(17, 256) }, () => {
       const [r, g, b] =
         kind === 'indexed' ? [rnd.int(0, 255), rnd.int(0, 255), rnd.int(0, 255)] : Array(3).fill(rnd.int(0, 255));
       return { r, g, b, a: rnd.chance(0.3) ? rnd.int(0, 255) : 255 };

@@ -141,6 +141,7 @@ export function scan(r: Raster, asFile: boolean, requested: BoxFilter[], zbarNat
     r.kind === 'rgba',
     asFile ? k.GREY_STB.value : k.GREY_ZXING.value,
     base + table,
+    r.kind === 'indexed' ? r.palette.length : 0,
     width,
     height,
     base + grey,
