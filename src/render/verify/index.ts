@@ -4,7 +4,7 @@ import type { Layout } from '../../model/layout.js';
 import type { Raster } from '../../model/raster.js';
 import type { FileFormat } from '../../model/vocabulary.js';
 import { type DecodedAt, decodes, decodesAsDelivered, FAST, planReads, zbarDecodedAt } from './plan.js';
-import { MIN_QUIET_ZONE, quietZoneClean, quietZoneModules } from './quiet-zone.js';
+import { MIN_QUIET_ZONE, quietZoneModules, quietZoneOf } from './quiet-zone.js';
 import { READ_AS_FILE, scan } from './read.js';
 import { scanScore, scanTrials, type ScanTrial } from './score.js';
 
@@ -127,15 +127,21 @@ export async function judgeRaster(input: VerifyInput): Promise<Verdict> {
   const lightOnDark = fgGrey > bgGrey;
   // Every image the checks below read, made in one pass over the raster.
   const { boxes, farProvesNative, zbarNative } = planReads(layout, width, height, input.exact, lightOnDark);
+  // A flat raster is filled only inside the symbol and carries no decorations, so its quiet zone is
+  // background by construction; anything drawn (shapes, images, frames) is checked pixel by pixel.
   const {
     grey,
     zbarGrey,
     reduced: [reduced, far, zbarFar, layer],
-  } = scan(raster, READ_AS_FILE[input.format], boxes, zbarNative);
-
-  // A flat raster is filled only inside the symbol and carries no decorations, so its quiet zone is
-  // background by construction; anything drawn (shapes, images, frames) is checked pixel by pixel.
-  const clean = input.exact || quietZoneClean(grey, layout, bgGrey, fgGrey);
+    quietZoneClear,
+  } = scan(
+    raster,
+    READ_AS_FILE[input.format],
+    boxes,
+    zbarNative,
+    input.exact ? undefined : quietZoneOf(layout, bgGrey, fgGrey),
+  );
+  const clean = input.exact || quietZoneClear!;
   if (!clean) failures.push({ check: 'quiet-zone', message: `the ${MIN_QUIET_ZONE}-module quiet zone is not clear` });
   const margin = quietZoneModules(layout);
   if (margin < MIN_QUIET_ZONE)

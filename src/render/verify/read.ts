@@ -2,6 +2,7 @@ import { composite, type Rgba, WHITE } from '../../model/color.js';
 import type { Raster } from '../../model/raster.js';
 import type { FileFormat } from '../../model/vocabulary.js';
 import { kernelFor, kernelWith } from '../kernel.js';
+import { type QuietZone, quietZoneClearIn } from './quiet-zone.js';
 
 /**
  * How a reader of the delivered file turns its pixels into grey: zxing reads PNG and JPEG files itself,
@@ -69,7 +70,7 @@ const paletteGrey = (palette: Rgba[], formula: (r: number, g: number, b: number)
     return formula(o.r, o.g, o.b);
   });
 
-/** What one pass over a raster reads: the reader's grey, zbar's when asked for, and the box filters. */
+/** What one pass over a raster reads: the reader's grey, zbar's when asked for, the box filters, and the quiet zone. */
 export interface Scan {
   /** The full-size grey image as the delivered file's reader computes it (READ_AS_FILE). */
   grey: Uint8Array;
@@ -77,6 +78,8 @@ export interface Scan {
   zbarGrey: Uint8Array | null;
   /** Each box filter, in the order asked. */
   reduced: GreyImage[];
+  /** Whether the quiet zone asked about reads as background in the reader's grey; null when not asked. */
+  quietZoneClear: boolean | null;
 }
 
 /**
@@ -85,9 +88,15 @@ export interface Scan {
  * (over white likewise) when `zbarNative`, and every box filter of either, each block's mean rounded as
  * zxing-cpp's pyramid rounds it, so a factor-3 box is, bit for bit, the layer zxing makes of the file. A
  * palette on whose colours the two formulas agree (a grey one: black on white, a JPEG's luma) is greyed
- * once for both.
+ * once for both. `quietZone`, when given, is checked on the reader's grey where the kernel made it.
  */
-export function scan(r: Raster, asFile: boolean, requested: BoxFilter[], zbarNative = false): Scan {
+export function scan(
+  r: Raster,
+  asFile: boolean,
+  requested: BoxFilter[],
+  zbarNative = false,
+  quietZone?: QuietZone,
+): Scan {
   const { width, height } = r;
   const n = width * height;
   const formula = asFile ? stbGrey : zxingGrey;
@@ -151,6 +160,7 @@ export function scan(r: Raster, asFile: boolean, requested: BoxFilter[], zbarNat
     zbarOwn ? base + zbar : 0,
     zbarNative ? width : 0,
   );
+  const quietZoneClear = quietZone ? quietZoneClearIn(k, base + grey, width, quietZone) : null;
   const images = sizes.map(([w, h], i) => ({
     width: w,
     height: h,
@@ -158,7 +168,7 @@ export function scan(r: Raster, asFile: boolean, requested: BoxFilter[], zbarNat
   }));
   const readerGrey = memory.slice(base + grey, base + grey + n);
   const zbarImage = !zbarNative ? null : zbarOwn ? memory.slice(base + zbar, base + zbar + n) : readerGrey;
-  return { grey: readerGrey, zbarGrey: zbarImage, reduced: slots.map((i) => images[i]!) };
+  return { grey: readerGrey, zbarGrey: zbarImage, reduced: slots.map((i) => images[i]!), quietZoneClear };
 }
 
 /** The full-size grey image as zxing is handed it. */
