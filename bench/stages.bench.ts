@@ -38,6 +38,7 @@ import { decodes, decodesAsDelivered, FAST, planReads, zbarDecodedAt } from '../
 import { quietZoneOf } from '../src/render/verify/quiet-zone.js';
 import { READ_AS_FILE, scan } from '../src/render/verify/read.js';
 import { scanTrials } from '../src/render/verify/score.js';
+import { ZbarImage } from '../src/render/verify/zbar.js';
 import { QR_DEFAULTS } from '../src/schema/qr-config.js';
 import { initCodecs, initWasm } from '../wasm/index.js';
 import { CPU, clock, median, STANDARD_PREFIX, STYLED } from './cases.js';
@@ -159,7 +160,8 @@ async function staged(cfg: RenderConfig, encoder: Encoder): Promise<{ laps: Laps
   const plan = planReads(d.layout, width, height, input.exact, fgGrey > bgGrey);
   t = clock();
   const quiet = input.exact ? undefined : quietZoneOf(d.layout, bgGrey, fgGrey);
-  const { grey, zbarGrey, reduced } = scan(checked, READ_AS_FILE[format], plan.boxes, plan.zbarNative, quiet);
+  const zbarImage = plan.zbarNative ? await ZbarImage.alloc(width, height) : undefined;
+  const { grey, reduced } = scan(checked, READ_AS_FILE[format], plan.boxes, plan.zbarNative, quiet, zbarImage);
   lap('  of which: grey + box filters + quiet zone (one pass)');
   const farOk = await decodes(reduced[0]!, FAST, expected);
   lap('  of which: zxing, reduced image');
@@ -167,7 +169,8 @@ async function staged(cfg: RenderConfig, encoder: Encoder): Promise<{ laps: Laps
   lap('  of which: zxing, as delivered (pyramid layer or full size)');
   if (farOk) await scanTrials(reduced[0]!, reduced[1]!, expected);
   lap('  of which: scanScore trials');
-  await zbarDecodedAt(reduced[2]!, zbarGrey && { pixels: zbarGrey, width, height }, fgGrey > bgGrey, expected);
+  await zbarDecodedAt(reduced[2]!, zbarImage ?? null, fgGrey > bgGrey, expected);
+  zbarImage?.free();
   lap('  of which: zbar, reduced image, then at its own size when anti-aliased');
   if ('release' in r1) (r1 as ResidentRaster).release();
   return { laps, bytes: file.byteLength };

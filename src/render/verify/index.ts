@@ -6,6 +6,7 @@ import type { FileFormat } from '../../model/vocabulary.js';
 import { type DecodedAt, decodes, decodesAsDelivered, FAST, planReads, zbarDecodedAt } from './plan.js';
 import { MIN_QUIET_ZONE, quietZoneModules, quietZoneOf } from './quiet-zone.js';
 import { READ_AS_FILE, scan } from './read.js';
+import { ZbarImage } from './zbar.js';
 import { scanScore, scanTrials, type ScanTrial } from './score.js';
 
 /*
@@ -127,54 +128,59 @@ export async function judgeRaster(input: VerifyInput): Promise<Verdict> {
   const lightOnDark = fgGrey > bgGrey;
   // Every image the checks below read, made in one pass over the raster.
   const { boxes, farProvesNative, zbarNative } = planReads(layout, width, height, input.exact, lightOnDark);
-  // A flat raster is filled only inside the symbol and carries no decorations, so its quiet zone is
-  // background by construction; anything drawn (shapes, images, frames) is checked pixel by pixel.
-  const {
-    grey,
-    zbarGrey,
-    reduced: [reduced, far, zbarFar, layer],
-    quietZoneClear,
-  } = scan(
-    raster,
-    READ_AS_FILE[input.format],
-    boxes,
-    zbarNative,
-    input.exact ? undefined : quietZoneOf(layout, bgGrey, fgGrey),
-  );
-  const clean = input.exact || quietZoneClear!;
-  if (!clean) failures.push({ check: 'quiet-zone', message: `the ${MIN_QUIET_ZONE}-module quiet zone is not clear` });
-  const margin = quietZoneModules(layout);
-  if (margin < MIN_QUIET_ZONE)
-    failures.push({ check: 'quiet-zone', message: `quiet zone is ${margin} modules, below ${MIN_QUIET_ZONE}` });
+  // zbar's full-size grey is made in zbar's own memory, read there, and freed once the verdict is in.
+  const zbarImage = zbarNative ? await ZbarImage.alloc(width, height) : undefined;
+  try {
+    // A flat raster is filled only inside the symbol and carries no decorations, so its quiet zone is
+    // background by construction; anything drawn (shapes, images, frames) is checked pixel by pixel.
+    const {
+      grey,
+      reduced: [reduced, far, zbarFar, layer],
+      quietZoneClear,
+    } = scan(
+      raster,
+      READ_AS_FILE[input.format],
+      boxes,
+      zbarNative,
+      input.exact ? undefined : quietZoneOf(layout, bgGrey, fgGrey),
+      zbarImage,
+    );
+    const clean = input.exact || quietZoneClear!;
+    if (!clean) failures.push({ check: 'quiet-zone', message: `the ${MIN_QUIET_ZONE}-module quiet zone is not clear` });
+    const margin = quietZoneModules(layout);
+    if (margin < MIN_QUIET_ZONE)
+      failures.push({ check: 'quiet-zone', message: `quiet zone is ${margin} modules, below ${MIN_QUIET_ZONE}` });
 
-  const zxingFar = await decodes(reduced!, FAST, expected);
-  const zxingNative =
-    (farProvesNative && zxingFar) || (await decodesAsDelivered(layer ?? null, grey, width, height, expected));
-  const decoders: Record<Decoder, DecoderReading> = {
-    zxing: reading(zxingNative ? (zxingFar ? 'reduced' : 'full') : null),
-    zbar: reading(
-      await zbarDecodedAt(zbarFar!, zbarGrey && { pixels: zbarGrey, width, height }, lightOnDark, expected),
-    ),
-  };
-  const unread = DECODERS.filter((d) => !decoders[d].decoded);
-  if (unread.length) failures.push({ check: 'decode', message: notDecodedBy(unread, width, height), decoders: unread });
-  const decodedAt = weakest(DECODERS.map((d) => decoders[d].decodedAt));
+    const zxingFar = await decodes(reduced!, FAST, expected);
+    const zxingNative =
+      (farProvesNative && zxingFar) || (await decodesAsDelivered(layer ?? null, grey, width, height, expected));
+    const decoders: Record<Decoder, DecoderReading> = {
+      zxing: reading(zxingNative ? (zxingFar ? 'reduced' : 'full') : null),
+      zbar: reading(await zbarDecodedAt(zbarFar!, zbarImage ?? null, lightOnDark, expected)),
+    };
+    const unread = DECODERS.filter((d) => !decoders[d].decoded);
+    if (unread.length)
+      failures.push({ check: 'decode', message: notDecodedBy(unread, width, height), decoders: unread });
+    const decodedAt = weakest(DECODERS.map((d) => decoders[d].decodedAt));
 
-  const trials = decoders.zxing.decodedAt === 'reduced' ? await scanTrials(reduced!, far!, expected) : [];
-  return {
-    verification: {
-      decoded: unread.length === 0,
-      decodedAt,
-      decoders,
-      contrastRatio: Math.round(contrast * 100) / 100,
-      quietZoneModules: margin,
-      quietZoneClean: clean,
-      failures: failures.map((f) => f.message),
-      scanScore: scanScore(decoders.zxing.decodedAt, trials),
-      scanTrials: trials,
-    },
-    failures,
-  };
+    const trials = decoders.zxing.decodedAt === 'reduced' ? await scanTrials(reduced!, far!, expected) : [];
+    return {
+      verification: {
+        decoded: unread.length === 0,
+        decodedAt,
+        decoders,
+        contrastRatio: Math.round(contrast * 100) / 100,
+        quietZoneModules: margin,
+        quietZoneClean: clean,
+        failures: failures.map((f) => f.message),
+        scanScore: scanScore(decoders.zxing.decodedAt, trials),
+        scanTrials: trials,
+      },
+      failures,
+    };
+  } finally {
+    zbarImage?.free();
+  }
 }
 
 /** The verification alone, as the client receives it: for callers that report it and correct nothing. */

@@ -3,6 +3,7 @@ import type { Raster } from '../../model/raster.js';
 import type { FileFormat } from '../../model/vocabulary.js';
 import { kernelFor, kernelWith } from '../kernel.js';
 import { type QuietZone, quietZoneClearIn } from './quiet-zone.js';
+import type { GreyPixels } from './zbar.js';
 
 /**
  * How a reader of the delivered file turns its pixels into grey: zxing reads PNG and JPEG files itself,
@@ -88,7 +89,8 @@ export interface Scan {
  * (over white likewise) when `zbarNative`, and every box filter of either, each block's mean rounded as
  * zxing-cpp's pyramid rounds it, so a factor-3 box is, bit for bit, the layer zxing makes of the file. A
  * palette on whose colours the two formulas agree (a grey one: black on white, a JPEG's luma) is greyed
- * once for both. `quietZone`, when given, is checked on the reader's grey where the kernel made it.
+ * once for both. `quietZone`, when given, is checked on the reader's grey where the kernel made it. zbar's
+ * full-size grey goes to `zbarInto` when given (room in zbar's memory: zbar.ts, ZbarImage), else to a new array.
  */
 export function scan(
   r: Raster,
@@ -96,6 +98,7 @@ export function scan(
   requested: BoxFilter[],
   zbarNative = false,
   quietZone?: QuietZone,
+  zbarInto?: GreyPixels,
 ): Scan {
   const { width, height } = r;
   const n = width * height;
@@ -167,7 +170,12 @@ export function scan(
     pgm: memory.slice(headerBefore(memory, at[i]!.out, w, h), at[i]!.out + w * h),
   }));
   const readerGrey = memory.slice(base + grey, base + grey + n);
-  const zbarImage = !zbarNative ? null : zbarOwn ? memory.slice(base + zbar, base + zbar + n) : readerGrey;
+  const zbarAt = base + (zbarOwn ? zbar : grey);
+  let zbarImage: Uint8Array | null = null;
+  if (zbarNative && zbarInto) {
+    zbarImage = zbarInto.pixels;
+    zbarImage.set(memory.subarray(zbarAt, zbarAt + n));
+  } else if (zbarNative) zbarImage = zbarOwn ? memory.slice(zbarAt, zbarAt + n) : readerGrey;
   return { grey: readerGrey, zbarGrey: zbarImage, reduced: slots.map((i) => images[i]!), quietZoneClear };
 }
 

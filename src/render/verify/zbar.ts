@@ -1,9 +1,9 @@
-import { zbarInstance } from '../../../wasm/index.js';
+import { type Zbar, zbarInstance } from '../../../wasm/index.js';
 
 /*
  * The second decoder family: zbar (C, its own finder and line scanner), independent of zxing's lineage, in
  * WebAssembly: our build of it (wasm/zbar/), made for speed. It is handed grey bytes the verifier has
- * already made (read.ts), by zbar's own formula, dark on light.
+ * already made (read.ts), by zbar's own formula, dark on light: at full size, made in its memory.
  */
 
 /** A grey image of one byte per pixel, row by row. */
@@ -14,19 +14,38 @@ export interface GreyPixels {
 }
 
 /**
- * The payloads zbar finds in `image`, as bytes; `invert` reads it as 255 − grey (a light-on-dark code,
- * handed to zbar dark on light as scanner apps that read such codes do). Only the QR reader is enabled, in
- * binary mode (the payload's bytes, not zbar's guess at their text encoding), scanning every row and
- * column, by a scanner made for this read (wasm/zbar/qr-read.c says why).
+ * A grey image in zbar's own memory, room for `width` × `height` bytes: the verifier's pass writes zbar's grey
+ * straight into it (read.ts, scan), one copy fewer than handing zbar bytes of its own; `free` it once read.
  */
-export async function zbarPayloads(image: GreyPixels, invert = false): Promise<Uint8Array[]> {
-  const z = await zbarInstance();
-  const n = image.width * image.height;
-  const grey = z.malloc(n);
-  if (grey === 0) throw new Error(`zbar could not allocate a ${image.width}×${image.height} image`);
-  try {
-    new Uint8Array(z.memory.buffer, grey, n).set(image.pixels.subarray(0, n));
-    const found = z.qr_read(grey, image.width, image.height, invert ? 1 : 0);
+export class ZbarImage implements GreyPixels {
+  private constructor(
+    private readonly z: Zbar,
+    private readonly at: number,
+    readonly width: number,
+    readonly height: number,
+  ) {}
+
+  static async alloc(width: number, height: number): Promise<ZbarImage> {
+    const z = await zbarInstance();
+    const at = z.malloc(width * height);
+    if (at === 0) throw new Error(`zbar could not allocate a ${width}×${height} image`);
+    return new ZbarImage(z, at, width, height);
+  }
+
+  /** The image's bytes, a view valid until zbar next runs (its memory may grow then). */
+  get pixels(): Uint8Array {
+    return new Uint8Array(this.z.memory.buffer, this.at, this.width * this.height);
+  }
+
+  /**
+   * The payloads zbar finds in the image, as bytes; `invert` reads it as 255 − grey (a light-on-dark code,
+   * handed to zbar dark on light as scanner apps that read such codes do), rewriting it so. Only the QR reader
+   * is enabled, in binary mode (the payload's bytes, not zbar's guess at their text encoding), scanning every
+   * row and column, by a scanner made for this read (wasm/zbar/qr-read.c says why).
+   */
+  payloads(invert = false): Uint8Array[] {
+    const { z } = this;
+    const found = z.qr_read(this.at, this.width, this.height, invert ? 1 : 0);
     if (found === 0) throw new Error('zbar could not scan a grey image');
     try {
       // Views made after the read: the memory may have grown during it, detaching earlier ones.
@@ -41,8 +60,22 @@ export async function zbarPayloads(image: GreyPixels, invert = false): Promise<U
     } finally {
       z.free(found);
     }
+  }
+
+  free(): void {
+    this.z.free(this.at);
+  }
+}
+
+/** The payloads zbar finds in `image` (ZbarImage.payloads), copied into zbar's memory for the read. */
+export async function zbarPayloads(image: GreyPixels, invert = false): Promise<Uint8Array[]> {
+  if (image instanceof ZbarImage) return image.payloads(invert);
+  const held = await ZbarImage.alloc(image.width, image.height);
+  try {
+    held.pixels.set(image.pixels.subarray(0, image.width * image.height));
+    return held.payloads(invert);
   } finally {
-    z.free(grey);
+    held.free();
   }
 }
 
