@@ -75,7 +75,10 @@ const paletteGrey = (palette: Rgba[], formula: (r: number, g: number, b: number)
 export interface Scan {
   /** The full-size grey image as the delivered file's reader computes it (READ_AS_FILE). */
   grey: Uint8Array;
-  /** The full-size grey image as zbar computes it; null unless asked for. */
+  /**
+   * The full-size grey image as zbar computes it; null unless asked for. Written to `zbarInto`, it is that
+   * image's view, valid until zbar next runs.
+   */
   zbarGrey: Uint8Array | null;
   /** Each box filter, in the order asked. */
   reduced: GreyImage[];
