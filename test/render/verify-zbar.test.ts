@@ -18,7 +18,7 @@ import { scan } from '../../src/render/verify/read.js';
 import { type GreyPixels, zbarReads } from '../../src/render/verify/zbar.js';
 import { type QrConfigBody, prepareRender } from '../../src/schema/prepare-render.js';
 import { QR_DEFAULTS } from '../../src/schema/qr-config.js';
-import { initWasm } from '../../wasm/index.js';
+import { initWasm, zbarInstance } from '../../wasm/index.js';
 import { decodeOne, decodeWithZbar, fileToImage } from '../helpers/decode.js';
 import { prng, randomDesign } from '../helpers/random-design.js';
 
@@ -115,6 +115,38 @@ describe('zbar in the verifier', () => {
       decoders: { zxing: { decoded: true, decodedAt: 'reduced' }, zbar: { decoded: true, decodedAt: 'reduced' } },
       failures: [],
     });
+  });
+
+  // The verifier makes an anti-aliased export's full-size grey in zbar's own memory (zbar.ts, ZbarImage): each
+  // verdict must give it back, whether zbar reads the code or not, or every render would leave an image behind.
+  it("gives back the full-size grey it made in zbar's memory after every verdict, read or not", async () => {
+    const z = await zbarInstance();
+    const judge = async (design: Partial<RenderConfig>, i: number) => {
+      const config = { ...QR_DEFAULTS, content: `${CONTENT}/${i}`, outputWidth: 600, ...design } as RenderConfig;
+      const { scene, layout } = await designScene({ config, assets: {} });
+      const raster = rasterizeScene(scene);
+      const weakest = weakestContrast(config);
+      const v = await verifyRaster({
+        raster,
+        exact: false,
+        format: 'png',
+        layout,
+        expected: bytes(i % 2 ? 'not the content' : config.content),
+        foreground: weakest.foreground,
+        background: weakest.background,
+      });
+      raster.release();
+      return v.decoders.zbar.decoded;
+    };
+    // Warm: zbar's memory grows to what one read needs, and no further.
+    for (let i = 0; i < 4; i++) await judge({ moduleShape: 'rounded' }, i);
+    const settled = z.memory.buffer.byteLength;
+    const read: boolean[] = [];
+    // 40 images of 600 × 600 px kept would take 14 MB more.
+    for (let i = 0; i < 40; i++) read.push(await judge({ moduleShape: 'rounded' }, i));
+    expect(read).toContain(true);
+    expect(read).toContain(false);
+    expect(z.memory.buffer.byteLength).toBe(settled);
   });
 });
 
