@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { BalancedPool, type Dispatcher, errors } from 'undici';
 import { ApiError } from '../errors.js';
 import type { ClientGone } from '../http/response.js';
-import { signRelay } from '../relay/signature.js';
+import { bodySha256, signRelay } from '../relay/signature.js';
 
 /** Request headers the engine may see: never the key, cookies or anything else of the caller's identity. */
 const FORWARDED_REQUEST_HEADERS = ['content-type', 'accept', 'if-none-match'] as const;
@@ -32,13 +32,21 @@ export interface RelayCall {
   path: string;
   headers: Record<string, string>;
   body: Uint8Array;
-  /** bodySha256(body): hashed once per call, for the relay signature and the edge cache key. */
+  /** bodySha256(body), made by relayCall: hashed once per call, for the relay signature and the edge cache key. */
   bodySha256: string;
   /** Whom the call is for; undefined for the engine's public routes, which are relayed unsigned. */
   customerId: string | undefined;
   /** The client's going away (`ctx.reply.gone`) abandons the call. */
   signal: ClientGone | AbortSignal;
 }
+
+const EMPTY_SHA256 = bodySha256(new Uint8Array(0));
+
+/** A call to relay, its body's hash made from its body. */
+export const relayCall = (call: Omit<RelayCall, 'bodySha256'>): RelayCall => ({
+  ...call,
+  bodySha256: call.body.byteLength === 0 ? EMPTY_SHA256 : bodySha256(call.body),
+});
 
 /** Calls `listener` once when `signal` fires; returns what stops listening. */
 function onAbort(signal: RelayCall['signal'], listener: () => void): () => void {

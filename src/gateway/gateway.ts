@@ -2,9 +2,8 @@ import { hashRequest, isValidIdempotencyKey } from '../accounts/index.js';
 import type { Accounts, KeyOwner } from '../accounts/types.js';
 import type { SiteSettings } from '../config.js';
 import { ApiError, isApiError } from '../errors.js';
-import { bodySha256 } from '../relay/signature.js';
 import type { RequestContext, Route } from '../http/router.js';
-import type { EngineClient, RelayCall, Relayed } from './engine-client.js';
+import { type EngineClient, type RelayCall, type Relayed, relayCall } from './engine-client.js';
 import { authenticate, paymentRequired, requireStudio } from './edge.js';
 import type { EdgeCache, EdgeCaching } from './edge-cache.js';
 import { type CustomerLimiter, rateLimitedError } from './limits.js';
@@ -20,7 +19,6 @@ export interface GatewayDeps {
 }
 
 const EMPTY = new Uint8Array(0);
-const EMPTY_SHA256 = bodySha256(EMPTY);
 
 /** The direct consumer endpoint: the gateway's AI call without the version prefix, same key and credits. */
 const DIRECT_SERVER_AI = '/api/qr/ai/generate/server';
@@ -55,15 +53,14 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
     },
     handler: async (ctx) => {
       const path = TEMPLATE_PREVIEW.replace(':id', encodeURIComponent(ctx.params.id!));
-      const call: RelayCall = {
+      const call = relayCall({
         method: 'GET',
         path,
         headers: ctx.headers,
         body: EMPTY,
-        bodySha256: EMPTY_SHA256,
         customerId: undefined,
         signal: ctx.reply.gone,
-      };
+      });
       // A template's preview is a function of its id.
       await relayAndForward(deps, ctx, call, {});
     },
@@ -84,16 +81,14 @@ async function relayRoute(deps: GatewayDeps, route: GatewayRoute, ctx: RequestCo
       throw new ApiError('NOT_FOUND', { message: `No endpoint ${ctx.path}; the gateway opens ${allowed.join(', ')}.` });
   }
   const query = ctx.query.size > 0 ? `?${ctx.query}` : '';
-  const body = route.method === 'POST' ? await jsonBody(ctx) : EMPTY;
-  const call: RelayCall = {
+  const call = relayCall({
     method: route.method,
     path: enginePathOf(route, ctx.params) + query,
     headers: ctx.headers,
-    body,
-    bodySha256: body === EMPTY ? EMPTY_SHA256 : bodySha256(body),
+    body: route.method === 'POST' ? await jsonBody(ctx) : EMPTY,
     customerId: owner.customerId,
     signal: ctx.reply.gone,
-  };
+  });
   if (route.spendsCredit) {
     await relayServerAi(deps, owner, ctx, call);
     return;

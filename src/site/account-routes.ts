@@ -2,9 +2,9 @@ import { PASSWORD_MAX_LENGTH } from '../accounts/index.js';
 import type { ApiKeyInfo, LedgerEntry, Pack, People, User } from '../accounts/types.js';
 import { ApiError } from '../errors.js';
 import { requireStudio } from '../gateway/edge.js';
+import { relayCall } from '../gateway/engine-client.js';
 import { type GatewayDeps, jsonBody, relayServerAi } from '../gateway/gateway.js';
 import { rateLimitedError } from '../gateway/limits.js';
-import { bodySha256 } from '../relay/signature.js';
 import type { RequestContext, Route } from '../http/router.js';
 import { readForm } from './form-body.js';
 import type { SessionCookies } from './session-cookies.js';
@@ -245,16 +245,14 @@ export function accountRoutes(deps: AccountDeps): Route[] {
         if (!limit.allowed) throw rateLimitedError(limit);
         for (const [k, v] of Object.entries(limit.headers)) ctx.reply.header(k, v);
         await requireStudio(accounts, user.customerId, deps.settings);
-        const body = await jsonBody(ctx);
-        const call = {
-          method: 'POST' as const,
+        const call = relayCall({
+          method: 'POST',
           path: '/api/qr/ai/generate/server',
           headers: ctx.headers,
-          body,
-          bodySha256: bodySha256(body),
+          body: await jsonBody(ctx),
           customerId: user.customerId,
           signal: ctx.reply.abort.signal,
-        };
+        });
         await relayServerAi(deps, user, ctx, call);
       },
     },

@@ -1,8 +1,7 @@
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/index.js';
-import type { EngineClient } from '../gateway/engine-client.js';
+import { type EngineClient, relayCall } from '../gateway/engine-client.js';
 import { forward } from '../gateway/gateway.js';
 import type { Route } from '../http/router.js';
-import { bodySha256 } from '../relay/signature.js';
 import { buildOpenApi, type OpenApiChannel } from '../schema/openapi.js';
 import { ANONYMOUS_CUSTOMER } from './studio-routes.js';
 
@@ -97,15 +96,15 @@ export function openApiRoutes(
         response: 'OpenAPI 3.1.',
       },
       handler: async (ctx) => {
-        const body = new Uint8Array(0);
-        const call = {
-          method: 'GET' as const,
+        const call = relayCall({
+          method: 'GET',
           path: '/api/openapi.json',
           headers: {},
-          body,
-          bodySha256: bodySha256(body),
-        };
-        const r = await engine.relay({ ...call, customerId: ANONYMOUS_CUSTOMER, signal: ctx.reply.gone });
+          body: new Uint8Array(0),
+          customerId: ANONYMOUS_CUSTOMER,
+          signal: ctx.reply.gone,
+        });
+        const r = await engine.relay(call);
         await forward(ctx, r, maxOutputBytes);
       },
     },

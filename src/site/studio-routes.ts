@@ -1,9 +1,8 @@
 import type { SiteSettings } from '../config.js';
 import { ApiError } from '../errors.js';
-import type { EngineClient, RelayCall } from '../gateway/engine-client.js';
+import { type EngineClient, type RelayCall, relayCall } from '../gateway/engine-client.js';
 import { forward, jsonBody, readAll } from '../gateway/gateway.js';
 import type { RequestContext, Route } from '../http/router.js';
-import { bodySha256 } from '../relay/signature.js';
 import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES, FRAME_STYLES, MODULE_SHAPES } from '../model/vocabulary.js';
 import catalogue from '../templates/catalogue.json' with { type: 'json' };
 import type { VisitorLimits } from './visitors.js';
@@ -63,13 +62,7 @@ const templates = new Map(catalogue.map((t) => [t.id, t]));
  */
 export function studioRoutes(deps: StudioDeps): Route[] {
   const relay = async (ctx: RequestContext, call: Pick<RelayCall, 'method' | 'path' | 'body'>) => {
-    const full = {
-      ...call,
-      headers: ctx.headers,
-      bodySha256: bodySha256(call.body),
-      customerId: ANONYMOUS_CUSTOMER,
-      signal: ctx.reply.gone,
-    };
+    const full = relayCall({ ...call, headers: ctx.headers, customerId: ANONYMOUS_CUSTOMER, signal: ctx.reply.gone });
     await forward(ctx, await deps.engine.relay(full), deps.settings.maxOutputBytes);
   };
   const counted = async (ctx: RequestContext) => {
@@ -160,18 +153,18 @@ export function studioRoutes(deps: StudioDeps): Route[] {
         const key = `${field}/${name}`;
         let kept = pickers.get(key);
         if (kept === undefined) {
-          const body = Buffer.from(pickerBody(field, name));
           kept = deps.engine
-            .relay({
-              method: 'POST',
-              path: '/api/qr/generate',
-              headers: { 'content-type': 'application/json' },
-              body,
-              bodySha256: bodySha256(body),
-              customerId: ANONYMOUS_CUSTOMER,
-              // Shared by every visitor asking meanwhile: one leaving must not cancel it for the rest.
-              signal: new AbortController().signal,
-            })
+            .relay(
+              relayCall({
+                method: 'POST',
+                path: '/api/qr/generate',
+                headers: { 'content-type': 'application/json' },
+                body: Buffer.from(pickerBody(field, name)),
+                customerId: ANONYMOUS_CUSTOMER,
+                // Shared by every visitor asking meanwhile: one leaving must not cancel it for the rest.
+                signal: new AbortController().signal,
+              }),
+            )
             .then(async (r) => ({
               status: r.status,
               headers: r.headers,

@@ -1,24 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { ClientGone } from '../../src/http/response.js';
 import { EdgeCache, namesRemoteImage } from '../../src/gateway/edge-cache.js';
-import type { RelayCall } from '../../src/gateway/engine-client.js';
-import { bodySha256 } from '../../src/relay/signature.js';
+import { type RelayCall, relayCall } from '../../src/gateway/engine-client.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
 /** A call as the gateway makes it, its body's hash computed from the body given. */
-function callOf(over: Partial<Omit<RelayCall, 'bodySha256'>> = {}): RelayCall {
-  const call = {
-    method: 'POST' as const,
+const callOf = (over: Partial<Omit<RelayCall, 'bodySha256'>> = {}): RelayCall =>
+  relayCall({
+    method: 'POST',
     path: '/api/qr/generate',
     headers: { host: 'site.example', 'content-type': 'application/json' },
     body: bytes('{"content":"https://example.com/a"}'),
     customerId: 'cus_1',
     signal: new ClientGone(),
     ...over,
-  };
-  return { ...call, bodySha256: bodySha256(call.body) };
-}
+  });
 
 describe('namesRemoteImage: a body whose answer depends on a fetched image', () => {
   it('finds logoUrl and backgroundImageUrl, however the name is spelt in JSON', () => {
