@@ -8,6 +8,7 @@ import {
   type ResidentRaster,
   reserve,
 } from './kernel.js';
+import type { Rgba } from '../model/color.js';
 import type { Affine } from '../model/layer.js';
 import { type ColorStop, colorAt, linearEnds, radialCircle, type Paint } from '../model/paint.js';
 import type { RgbaRaster } from '../model/raster.js';
@@ -55,6 +56,32 @@ const tiles = new WeakMap<EdgeStamp, Map<number | string, Tile>>();
 /** Patches by stamp, then by where in a pixel the stamp starts and the canvas width; they go with their stamps. */
 const patches = new WeakMap<EdgeStamp, Map<number | string, Patch>>();
 
+/**
+ * A scene of one opaque colour over another (raster.ts, levelsOf). Its canvas holds a byte per pixel, the
+ * pixel's level from background (0) to foreground (255), composited as the RGBA canvas composites the
+ * colours: a quarter of the bytes to draw and read, and a raster its writers index as it is.
+ */
+export interface Levels {
+  background: Rgba;
+  foreground: Rgba;
+}
+
+/** Rounded x / 255, as the kernel divides (wasm/assembly/raster.ts, div255). */
+const div255 = (x: number) => (x + 128 + ((x + 128) >> 8)) >> 8;
+
+/**
+ * The colour of each level: the foreground at coverage L over the background, as the RGBA canvas blends
+ * it channel by channel, so a level raster shows what the RGBA one shows for a single layer (and within a
+ * level where layers overlap on an edge pixel).
+ */
+const levelPalette = ({ background: bg, foreground: fg }: Levels): Rgba[] =>
+  Array.from({ length: 256 }, (_, l) => ({
+    r: div255(fg.r * l) + div255(bg.r * (255 - l)),
+    g: div255(fg.g * l) + div255(bg.g * (255 - l)),
+    b: div255(fg.b * l) + div255(bg.b * (255 - l)),
+    a: 255,
+  }));
+
 /** Entries in a gradient table; the kernel indexes its tables by the same constant. */
 const LUT_SIZE = 1024;
 
@@ -92,7 +119,8 @@ const apply = (m: Affine, x: number, y: number): [number, number] => [
 
 /**
  * A canvas drawn by the WASM raster kernel: paths filled with exact-area anti-aliasing, solid or gradient
- * paint, images composited with bilinear sampling, all in premultiplied RGBA as SVG renderers work.
+ * paint, images composited with bilinear sampling, all in premultiplied RGBA as SVG renderers work; or,
+ * for a scene of two colours (`levels`), paths alone as levels between them.
  * Memory layout (bytes from KERNEL_BASE): the canvas, the coverage accumulation buffer, one gradient table, then
  * scratch space for the current layer's edges or image.
  */
@@ -112,11 +140,13 @@ export class Canvas {
   constructor(
     readonly width: number,
     readonly height: number,
+    private readonly levels?: Levels,
   ) {
-    const pixels = width * height * 4;
+    const pixels = width * height * (levels ? 1 : 4);
     const accBytes = (width + 2) * height * 4;
     this.canvas = KERNEL_BASE;
-    this.acc = this.canvas + pixels;
+    // The accumulation buffer's f32 cells, and the kernel's v128 loads of them, want it aligned.
+    this.acc = this.canvas + ((pixels + 15) & ~15);
     this.lut = this.acc + accBytes;
     this.scratch = this.lut + LUT_SIZE * 4;
     this.k = kernelForCanvas(this.scratch - KERNEL_BASE);
@@ -132,6 +162,12 @@ export class Canvas {
 
   /** Paints the whole canvas; a gradient spans its box in canvas pixels. */
   background(paint: Paint): void {
+    if (this.levels) {
+      // Level 0 is the background (the levels' own, which `paint` is).
+      new Uint8Array(this.k.memory.buffer, this.canvas, this.width * this.height).fill(0);
+      this.opaque = true;
+      return;
+    }
     // Source-over onto an opaque pixel leaves it opaque, so an opaque background keeps the whole canvas so.
     this.opaque = paint.kind === 'solid' ? paint.color.a === 255 : paint.stops.every((s) => s.color.a === 255);
     const { r, g, b } = paint.kind === 'solid' ? paint.color : paint.stops[0]!.color;
@@ -287,6 +323,8 @@ export class Canvas {
   /** What the kernel paints `paint` with (kernel.ts, PaintArgs), its gradient table written to `lut`. */
   private paintArgs(paint: Paint, m: Affine): PaintArgs {
     const k = this.k;
+    // A level canvas is painted with its foreground alone (levelsOf).
+    if (this.levels) return [k.PAINT_LEVEL.value, 0, 0, 0, 0, 0];
     if (paint.kind === 'solid') return [k.PAINT_SOLID.value, premultiplied(paint.color), 0, 0, 0, 0];
     new Uint32Array(k.memory.buffer, this.lut, LUT_SIZE).set(gradientTable(paint.stops));
     if (paint.kind === 'linear') {
@@ -361,6 +399,7 @@ export class Canvas {
 
   /** Draws straight-alpha RGBA pixels stretched over a box in canvas pixels. */
   drawImage(image: RgbaRaster, box: { x: number; y: number; w: number; h: number }, opacity: number): void {
+    if (this.levels) throw new Error('a canvas of levels draws paths of its foreground only');
     const bytes = image.width * image.height * 4;
     this.reserve(bytes);
     new Uint8Array(this.k.memory.buffer, this.scratch, bytes).set(image.pixels);
@@ -380,8 +419,12 @@ export class Canvas {
     );
   }
 
-  /** The finished canvas as straight RGBA, left in the kernel's memory where it was drawn (kernel.ts, canvasRaster). */
+  /**
+   * The finished canvas as straight RGBA, or as levels indexing their colours, left in the kernel's memory
+   * where it was drawn (kernel.ts, canvasRaster).
+   */
   toRaster(): ResidentRaster {
+    if (this.levels) return canvasRaster(this.k, this.canvas, this.width, this.height, levelPalette(this.levels));
     if (!this.opaque) this.k.unpremultiply(this.canvas, this.width * this.height, this.under);
     return canvasRaster(this.k, this.canvas, this.width, this.height);
   }

@@ -1,10 +1,11 @@
 import { kernelModule } from '../../wasm/index.js';
-import type { Raster, RgbaRaster } from '../model/raster.js';
+import type { Rgba } from '../model/color.js';
+import type { Raster } from '../model/raster.js';
 
 /**
- * What the kernel paints with (fill, paintTiles): the paint's kind (PAINT_SOLID, PAINT_LINEAR, PAINT_RADIAL),
- * a premultiplied solid colour, or a gradient table and where t runs in pixels, linear t = a·x + b·y + c,
- * radial t = |(x, y) − (a, b)| · c.
+ * What the kernel paints with (fill, paintTiles): the paint's kind (PAINT_SOLID, PAINT_LINEAR, PAINT_RADIAL,
+ * or PAINT_LEVEL on a canvas of levels), a premultiplied solid colour, or a gradient table and where t runs
+ * in pixels, linear t = a·x + b·y + c, radial t = |(x, y) − (a, b)| · c.
  */
 export type PaintArgs = [kind: number, color: number, lut: number, a: number, b: number, c: number];
 
@@ -88,6 +89,8 @@ export interface Kernel {
     probe: number,
   ): number;
   packIndices(lines: number, width: number, height: number, bitDepth: number): void;
+  markUsed(src: number, n: number, used: number): void;
+  remapIndices(src: number, width: number, height: number, map: number, out: number, stride: number): void;
   zlibCompress(
     src: number,
     n: number,
@@ -150,6 +153,7 @@ export interface Kernel {
   PAINT_SOLID: WebAssembly.Global;
   PAINT_LINEAR: WebAssembly.Global;
   PAINT_RADIAL: WebAssembly.Global;
+  PAINT_LEVEL: WebAssembly.Global;
   LUT_SIZE: WebAssembly.Global;
 }
 
@@ -164,33 +168,16 @@ export const KERNEL_BASE = PAGE;
 const SHARED_BYTES = 16 * 1024 * 1024;
 
 /**
- * A raster the kernel drew (rasterizeScene, Canvas.toRaster), which may be left in the kernel's memory
- * (`resident`, below): whoever holds one must call release() once its last reader is done with it. Until
- * then every other job in the worker lays its buffers out after it.
+ * A raster the kernel drew (rasterizeScene, Canvas.toRaster), RGBA or levels (canvas.ts), which may be left
+ * in the kernel's memory (`resident`, below): whoever holds one must call release() once its last reader is
+ * done with it. Until then every other job in the worker lays its buffers out after it. release() on a
+ * resident raster frees its memory for the next job and empties its pixels (so a late reader fails loudly
+ * instead of reading another job's bytes); a raster already copied out of the kernel keeps its pixels.
  */
-export interface ResidentRaster extends RgbaRaster {
-  /**
-   * Done with the raster: if it is resident, its memory is free for the next job and its pixels are gone
-   * (an empty array, so a late reader fails loudly instead of reading another job's bytes). A raster
-   * already copied out of the kernel keeps its pixels.
-   */
-  release(): void;
-}
+export type ResidentRaster = Raster & { release(): void };
 
-class KernelRaster implements ResidentRaster {
-  readonly kind = 'rgba';
-  constructor(
-    readonly width: number,
-    readonly height: number,
-    public pixels: Uint8Array,
-  ) {}
-
-  release(): void {
-    if (this !== resident) return;
-    resident = undefined;
-    this.pixels = new Uint8Array(0);
-  }
-}
+/** Bytes of a raster's pixels. */
+const pixelBytes = (r: Raster) => r.width * r.height * (r.kind === 'rgba' ? 4 : 1);
 
 let shared: Kernel | undefined;
 /**
@@ -199,11 +186,11 @@ let shared: Kernel | undefined;
  * instead of copying 2.5 MB (an 800 px canvas) out and twice back in. Every other user of the shared
  * memory lays out after it, until it is released or a new canvas needs the space (then it is copied out).
  */
-let resident: KernelRaster | undefined;
+let resident: ResidentRaster | undefined;
 
 const instantiate = (): Kernel => new WebAssembly.Instance(kernelModule(), {}).exports as unknown as Kernel;
 const align16 = (n: number) => (n + 15) & ~15;
-const residentBytes = () => (resident ? align16(resident.width * resident.height * 4) : 0);
+const residentBytes = () => (resident ? align16(pixelBytes(resident)) : 0);
 
 /**
  * Grows the kernel's memory to hold `end` bytes. Growing detaches earlier views of it: make them after
@@ -213,8 +200,7 @@ export function reserve(k: Kernel, end: number): void {
   const have = k.memory.buffer.byteLength;
   if (have >= end) return;
   k.memory.grow(Math.ceil((end - have) / PAGE));
-  if (k === shared && resident)
-    resident.pixels = new Uint8Array(k.memory.buffer, KERNEL_BASE, resident.width * resident.height * 4);
+  if (k === shared && resident) resident.pixels = new Uint8Array(k.memory.buffer, KERNEL_BASE, pixelBytes(resident));
 }
 
 /** Memory in a kernel for one job, from `base` on: the caller's only until it yields (no await in between). */
@@ -259,12 +245,26 @@ export function kernelForCanvas(bytes: number): Kernel {
   return lease(bytes, KERNEL_BASE).k;
 }
 
-/** The canvas drawn at `at` as a raster: left in place (resident) in the shared instance, copied out of any other. */
-export function canvasRaster(k: Kernel, at: number, width: number, height: number): ResidentRaster {
-  const pixels = new Uint8Array(k.memory.buffer, at, width * height * 4);
-  if (k !== shared || at !== KERNEL_BASE) return new KernelRaster(width, height, pixels.slice());
-  resident = new KernelRaster(width, height, pixels);
-  return resident;
+/**
+ * The canvas drawn at `at` as a raster, RGBA or, given a `palette`, levels indexing it: left in place
+ * (resident) in the shared instance, copied out of any other.
+ */
+export function canvasRaster(k: Kernel, at: number, width: number, height: number, palette?: Rgba[]): ResidentRaster {
+  const drawn: Raster = palette
+    ? { kind: 'indexed', width, height, pixels: new Uint8Array(0), palette, sparse: true }
+    : { kind: 'rgba', width, height, pixels: new Uint8Array(0) };
+  const pixels = new Uint8Array(k.memory.buffer, at, pixelBytes(drawn));
+  const inPlace = k === shared && at === KERNEL_BASE;
+  drawn.pixels = inPlace ? pixels : pixels.slice();
+  const raster: ResidentRaster = Object.assign(drawn, {
+    release(): void {
+      if (raster !== resident) return;
+      resident = undefined;
+      raster.pixels = new Uint8Array(0);
+    },
+  });
+  if (inPlace) resident = raster;
+  return raster;
 }
 
 /** Bytes of the worker's shared kernel instance (instances for large jobs are dropped after them). */

@@ -1,5 +1,5 @@
 import type { Rgba } from '../model/color.js';
-import type { RgbaRaster } from '../model/raster.js';
+import type { IndexedRaster, Raster } from '../model/raster.js';
 import { isResident, type Kernel, kernelFor, kernelWith } from './kernel.js';
 
 /** A raster's palette indices, laid out by the kernel (wasm/assembly/palette.ts, paletteIndex). */
@@ -35,12 +35,14 @@ function over256Colours(rgba: Uint8Array, width: number, height: number): boolea
 }
 
 /**
- * Indexes an RGBA raster in the kernel when it has at most 256 distinct colours (every solid-colour design,
+ * Indexes a raster in the kernel when it has at most 256 distinct colours (every solid-colour design,
  * anti-aliasing included); null when it has more. Each row's indices take the last `width` of `stride`
  * bytes, the bytes before them zero (a PNG scanline's filter byte), with `slack` bytes free after the last
- * row. The indices are the caller's until it yields (kernel.ts, Lease).
+ * row. An RGBA raster is indexed by its colours; an indexed one keeps only the palette entries it uses
+ * (compactInKernel). The indices are the caller's until it yields (kernel.ts, Lease).
  */
-export function indexInKernel(r: RgbaRaster, stride: number, slack: number): KernelIndices | null {
+export function indexInKernel(r: Raster, stride: number, slack: number): KernelIndices | null {
+  if (r.kind === 'indexed') return compactInKernel(r, stride, slack);
   const { width, height } = r;
   if (!isResident(r) && over256Colours(r.pixels, width, height)) return null;
   const tableBytes = kernelFor(0).k.PALETTE_TABLE_BYTES.value;
@@ -55,10 +57,32 @@ export function indexInKernel(r: RgbaRaster, stride: number, slack: number): Ker
 }
 
 /**
- * An RGBA raster as palette indices, one byte per pixel, when it has at most 256 distinct colours, for the
+ * An indexed raster's indices renumbered to the palette entries its pixels use, in palette order (a level
+ * raster uses a few dozen of its 256 levels: the file stores those, in 4 bits when they are 16 or fewer),
+ * laid out as indexInKernel lays them.
+ */
+function compactInKernel(r: IndexedRaster, stride: number, slack: number): KernelIndices {
+  const { width, height } = r;
+  // The map from old index to new (first each index's use), then the rows.
+  const { k, pixels, base } = kernelWith(r, 256 + stride * height + slack);
+  const map = new Uint8Array(k.memory.buffer, base, 256).fill(0);
+  k.markUsed(pixels, width * height, base);
+  const palette: Rgba[] = [];
+  r.palette.forEach((colour, i) => {
+    if (map[i] === 0) return;
+    map[i] = palette.length;
+    palette.push(colour);
+  });
+  const lines = base + 256;
+  k.remapIndices(pixels, width, height, base, lines, stride);
+  return { k, lines, palette };
+}
+
+/**
+ * A raster as palette indices, one byte per pixel, when it has at most 256 distinct colours, for the
  * writers that store a palette (lossless WebP); null when it has more.
  */
-export function paletteOf(r: RgbaRaster): { pixels: Uint8Array; palette: Rgba[] } | null {
+export function paletteOf(r: Raster): { pixels: Uint8Array; palette: Rgba[] } | null {
   const indexed = indexInKernel(r, r.width, 0);
   if (!indexed) return null;
   const { k, lines, palette } = indexed;

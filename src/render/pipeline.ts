@@ -131,7 +131,7 @@ async function writeFile(
     lap(format);
     const drawn = sceneRaster(d);
     lap('raster');
-    return { bytes, checked: drawn, ...(drawn.kind === 'rgba' && { drawn }) };
+    return { bytes, checked: drawn, ...('release' in drawn && { drawn }) };
   }
   const drawn = sceneRaster(d);
   lap('raster');
@@ -139,7 +139,7 @@ async function writeFile(
     format === 'png' ? encodePng(drawn) : format === 'jpg' ? encodeJpg(drawn) : await encodeWebpImage(drawn);
   lap(format);
   const checked = format === 'png' ? drawn : await readBack(format, bytes);
-  return { bytes, checked, ...(drawn.kind === 'rgba' && { drawn }) };
+  return { bytes, checked, ...('release' in drawn && { drawn }) };
 }
 
 /** One render and its verification's failures, each with the check that failed. */

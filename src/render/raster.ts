@@ -1,8 +1,8 @@
 import type { ModuleGrid } from '../design/grid.js';
 import type { Affine, PathLayer } from '../model/layer.js';
-import type { SolidPaint } from '../model/paint.js';
+import { samePaint, type SolidPaint } from '../model/paint.js';
 import type { IndexedRaster, Raster } from '../model/raster.js';
-import { Canvas } from './canvas.js';
+import { Canvas, type Levels } from './canvas.js';
 import { Edges } from './edges.js';
 import { flattenPath, flattenPlaced, placedApart } from './flatten.js';
 import type { ResidentRaster } from './kernel.js';
@@ -42,16 +42,32 @@ const inside = (e: Edges, width: number, height: number) =>
 const edges = new Edges();
 
 /**
+ * The two colours of a scene drawn in one opaque colour over an opaque background, paths only (most styled
+ * codes: rounded modules, eyes of the same colour), which the kernel draws as levels between them
+ * (canvas.ts, Levels); null for anything else (gradients, images, a second colour, translucency).
+ */
+export function levelsOf(scene: Scene): Levels | null {
+  const { background, layers } = scene;
+  const first = layers[0];
+  if (background.kind !== 'solid' || background.color.a !== 255) return null;
+  if (first?.kind !== 'path' || first.paint.kind !== 'solid' || first.paint.color.a !== 255) return null;
+  const foreground = first.paint;
+  if (!layers.every((l) => l.kind === 'path' && samePaint(l.paint, foreground))) return null;
+  return { background: background.color, foreground: foreground.color };
+}
+
+/**
  * Rasterizes any scene with our WASM kernel (canvas.ts): anti-aliased like an SVG renderer, drawn from the
  * same layers the SVG document and the PDF page are written from, at a fraction of resvg's cost (no XML,
  * no base64 images, no general-purpose path pipeline). The raster exports are written from it; PNG, SVG
- * and PDF are verified from it (pipeline.ts). The raster stays in the kernel's memory, where its readers
- * find it in place: the caller releases it when they are done (kernel.ts, ResidentRaster).
+ * and PDF are verified from it (pipeline.ts). A scene of two colours is drawn as levels between them
+ * (levelsOf), any other, or any with `levels` null, in RGBA. The raster stays in the kernel's memory, where its readers find it in
+ * place: the caller releases it when they are done (kernel.ts, ResidentRaster).
  */
-export function rasterizeScene(scene: Scene): ResidentRaster {
+export function rasterizeScene(scene: Scene, levels: Levels | null = levelsOf(scene)): ResidentRaster {
   const { width, height, originX, originY, modulePx } = scene.layout;
   const symbol: Affine = [modulePx, 0, 0, modulePx, originX, originY];
-  const canvas = new Canvas(width, height);
+  const canvas = new Canvas(width, height, levels ?? undefined);
   canvas.background(scene.background);
   for (const layer of scene.layers) {
     const space = layer.space === 'symbol' ? symbol : IDENTITY;

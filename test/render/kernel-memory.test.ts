@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RgbaRaster } from '../../src/model/raster.js';
+import type { Raster } from '../../src/model/raster.js';
 import type { RenderConfig } from '../../src/model/render-config.js';
 import { encodePng } from '../../src/render/formats/png.js';
 import { kernelFor, type ResidentRaster } from '../../src/render/kernel.js';
@@ -22,21 +22,31 @@ const draw = async (design: Partial<RenderConfig>): Promise<ResidentRaster> =>
   );
 
 /** A raster with the same pixels in memory of its own, which the kernel must copy in. */
-const copyOf = (r: RgbaRaster): RgbaRaster => ({ ...r, pixels: r.pixels.slice() });
+const copyOf = (r: ResidentRaster): Raster =>
+  r.kind === 'rgba'
+    ? { kind: 'rgba', width: r.width, height: r.height, pixels: r.pixels.slice() }
+    : { kind: 'indexed', width: r.width, height: r.height, pixels: r.pixels.slice(), palette: r.palette, sparse: true };
 
 describe('a raster drawn by the kernel stays in its memory until released (kernel.ts)', () => {
-  it("reads the same in place as copied in: the PNG and the verifier's scan", async () => {
-    const drawn = await draw({
-      moduleShape: 'dots',
-      foregroundGradient: {
-        type: 'linear',
-        rotation: 30,
-        stops: [
-          { offset: 0, color: '#0D47A1' },
-          { offset: 1, color: '#6A1B9A' },
-        ],
+  it.each([
+    [
+      'RGBA',
+      {
+        moduleShape: 'dots',
+        foregroundGradient: {
+          type: 'linear',
+          rotation: 30,
+          stops: [
+            { offset: 0, color: '#0D47A1' },
+            { offset: 1, color: '#6A1B9A' },
+          ],
+        },
       },
-    });
+    ],
+    ['levels', { moduleShape: 'dots', primaryColor: '#0D47A1' }],
+  ] as const)("%s: reads the same in place as copied in: the PNG and the verifier's scan", async (kind, design) => {
+    const drawn = await draw(design as Partial<RenderConfig>);
+    expect(drawn.kind).toBe(kind === 'RGBA' ? 'rgba' : 'indexed');
     const copy = copyOf(drawn);
     expect(Buffer.from(encodePng(drawn)).equals(Buffer.from(encodePng(copy)))).toBe(true);
     const boxes = [

@@ -10,7 +10,7 @@ import { Canvas } from '../../src/render/canvas.js';
 import { Edges } from '../../src/render/edges.js';
 import { flattenPath, flattenPlaced, placedApart } from '../../src/render/flatten.js';
 import { designScene } from '../../src/render/pipeline.js';
-import { rasterizeScene } from '../../src/render/raster.js';
+import { levelsOf, rasterizeScene, toRgba } from '../../src/render/raster.js';
 import { loadResvg, rasterizeSvg } from '../../src/render/resvg.js';
 import { sceneToSvg } from '../../src/render/svg.js';
 import type { RenderTask } from '../../src/render/types.js';
@@ -211,8 +211,61 @@ describe('paint and compositing', () => {
 /** How far our raster is from resvg's drawing of the SVG document of the same scene. */
 async function compareWithResvg(task: RenderTask) {
   const { scene, layout } = await designScene(task);
-  return drawingDiff(rasterizeScene(scene), rasterizeSvg(sceneToSvg(scene), layout.width));
+  return drawingDiff(
+    { ...layout, pixels: toRgba(rasterizeScene(scene)) },
+    rasterizeSvg(sceneToSvg(scene), layout.width),
+  );
 }
+
+describe('a scene of one opaque colour over another is drawn as levels between them (canvas.ts, Levels)', () => {
+  it('only such a scene: paths of one solid colour over a solid background, both opaque', async () => {
+    const levelsIn = async (design: Record<string, unknown>) =>
+      levelsOf((await designScene(configOf({ content: CONTENT, ...design }))).scene);
+    expect(await levelsIn({ moduleShape: 'rounded', primaryColor: '#1a237e', backgroundColor: '#fff8e1' })).toEqual({
+      background: parseHex('#fff8e1'),
+      foreground: parseHex('#1a237e'),
+    });
+    for (const other of [
+      { primaryColor: '#1a237e80' },
+      { backgroundColor: '#fff8e180' },
+      { finderOuterColor: '#B71C1C' },
+      {
+        backgroundGradient: {
+          type: 'linear',
+          stops: [0, 1].map((offset) => ({ offset, color: ['#FFFFFF', '#E0E0E0'][offset] })),
+        },
+      },
+      {
+        foregroundGradient: {
+          type: 'radial',
+          stops: [0, 1].map((offset) => ({ offset, color: ['#B71C1C', '#1B5E20'][offset] })),
+        },
+      },
+    ])
+      expect(await levelsIn({ moduleShape: 'rounded', ...other }), JSON.stringify(other)).toBeNull();
+  });
+
+  it('shows what the RGBA canvas shows, each channel within a level, on the scene cases and 40 random designs', async () => {
+    const designs = [...SCENE_CASES.map(([, d]) => d), ...Array.from({ length: 40 }, (_, seed) => randomDesign(seed))];
+    let drawn = 0;
+    for (const design of designs) {
+      const { scene } = await designScene(configOf({ content: CONTENT, ...design }));
+      if (!levelsOf(scene)) continue;
+      drawn++;
+      const levels = rasterizeScene(scene);
+      expect(levels).toMatchObject({ kind: 'indexed', sparse: true });
+      const shown = Buffer.from(toRgba(levels));
+      levels.release();
+      const rgba = rasterizeScene(scene, null);
+      expect(rgba.kind).toBe('rgba');
+      let worst = 0;
+      for (let i = 0; i < shown.length; i++) worst = Math.max(worst, Math.abs(shown[i]! - rgba.pixels[i]!));
+      rgba.release();
+      expect(worst, JSON.stringify(design)).toBeLessThanOrEqual(1);
+    }
+    expect(drawn).toBeGreaterThan(20);
+  });
+});
 
 // Anti-aliasing differs in method (exact area here, supersampling in resvg's tiny-skia), so edge pixels
 // differ by a few levels; a missing or misplaced shape would differ by far more, over many pixels.

@@ -204,7 +204,7 @@ describe('the quiet-zone check', () => {
     ['dark on light', '#1A237E', '#FFFFFF'],
     ['light on dark', '#FFF59D', '#102027'],
   ])(
-    '%s: clean as drawn; one stray pixel of foreground grey fails it, above, beside or below the symbol',
+    '%s: clean as drawn; one stray pixel of foreground grey fails it, above, beside or below the symbol, drawn as levels and as RGBA',
     async (_name, fg, bg) => {
       const content = 'https://example.com/quiet';
       const config = {
@@ -216,35 +216,42 @@ describe('the quiet-zone check', () => {
         outputWidth: 400,
       } as RenderConfig;
       const { scene, layout } = await designScene({ config, assets: {} });
-      const raster = rasterizeScene(scene);
-      const input = {
-        raster,
-        exact: false,
-        format: 'png' as const,
-        layout,
-        expected: new TextEncoder().encode(content),
-        foreground: parseHex(fg),
-        background: parseHex(bg),
-      };
-      expect(await verifyRaster(input)).toMatchObject({ quietZoneClean: true, decoded: true, failures: [] });
-      const q = 4 * layout.modulePx;
-      const right = layout.originX + layout.size * layout.modulePx;
-      const bottom = layout.originY + layout.size * layout.modulePx;
-      const strays = [
-        [layout.originX - 2 * layout.modulePx, layout.originY - 2 * layout.modulePx],
-        [right + 1, layout.originY + 5 * layout.modulePx],
-        [layout.originX - q, bottom],
-        [Math.min(raster.width, right + q) - 1, Math.min(raster.height, bottom + q) - 1],
-      ];
       const c = parseHex(fg);
-      for (const [x, y] of strays) {
-        const at = (y! * raster.width + x!) * 4;
-        const was = raster.pixels.slice(at, at + 4);
-        raster.pixels.set([c.r, c.g, c.b, 255], at);
-        const dirty = await verifyRaster(input);
-        expect(dirty.quietZoneClean, `${x},${y}`).toBe(false);
-        expect(dirty.failures).toContain('the 4-module quiet zone is not clear');
-        raster.pixels.set(was, at);
+      // A stray pixel of foreground: its level (255), or its colour.
+      for (const [raster, stray] of [
+        [rasterizeScene(scene), [255]],
+        [rasterizeScene(scene, null), [c.r, c.g, c.b, 255]],
+      ] as const) {
+        expect(raster.kind).toBe(stray.length === 1 ? 'indexed' : 'rgba');
+        const input = {
+          raster,
+          exact: false,
+          format: 'png' as const,
+          layout,
+          expected: new TextEncoder().encode(content),
+          foreground: c,
+          background: parseHex(bg),
+        };
+        expect(await verifyRaster(input)).toMatchObject({ quietZoneClean: true, decoded: true, failures: [] });
+        const q = 4 * layout.modulePx;
+        const right = layout.originX + layout.size * layout.modulePx;
+        const bottom = layout.originY + layout.size * layout.modulePx;
+        const strays = [
+          [layout.originX - 2 * layout.modulePx, layout.originY - 2 * layout.modulePx],
+          [right + 1, layout.originY + 5 * layout.modulePx],
+          [layout.originX - q, bottom],
+          [Math.min(raster.width, right + q) - 1, Math.min(raster.height, bottom + q) - 1],
+        ];
+        for (const [x, y] of strays) {
+          const at = (y! * raster.width + x!) * stray.length;
+          const was = raster.pixels.slice(at, at + stray.length);
+          raster.pixels.set(stray, at);
+          const dirty = await verifyRaster(input);
+          expect(dirty.quietZoneClean, `${raster.kind} ${x},${y}`).toBe(false);
+          expect(dirty.failures).toContain('the 4-module quiet zone is not clear');
+          raster.pixels.set(was, at);
+        }
+        raster.release();
       }
     },
   );

@@ -69,8 +69,9 @@ export function scan(src: usize, rgba: bool, formula: i32, table: usize, colours
 
 /**
  * One row of palette indices as grey, each looked up in `table` into `out`, and in `zbarTable` (unless 0) into
- * `zbarOut`; sixteen at a time, by a lane shuffle, when the palette has at most 16 `colours` (a flat code has
- * two).
+ * `zbarOut`; sixteen at a time: by a lane shuffle when the palette has at most 16 `colours` (a flat code has
+ * two), else where the sixteen are all 0 or 255 (most of a drawn code's levels, background and foreground:
+ * src/render/canvas.ts). `table` and `zbarTable` hold 256 entries when `colours` is over 16.
  */
 function lookUpRow(p: usize, width: i32, table: usize, colours: i32, out: usize, zbarTable: usize, zbarOut: usize): void {
   let x = 0;
@@ -82,12 +83,33 @@ function lookUpRow(p: usize, width: i32, table: usize, colours: i32, out: usize,
       v128.store(out + <usize>x, i8x16.swizzle(greys, i));
       if (zbarTable != 0) v128.store(zbarOut + <usize>x, i8x16.swizzle(zbarGreys, i));
     }
+  } else {
+    const grey0 = i8x16.splat(load<i8>(table));
+    const grey255 = i8x16.splat(load<i8>(table + 255));
+    const zbar0 = i8x16.splat(load<i8>(zbarTable));
+    const zbar255 = i8x16.splat(load<i8>(zbarTable + 255));
+    for (; x + 16 <= width; x += 16) {
+      const i = v128.load(p + <usize>x);
+      const hi = i8x16.eq(i, i8x16.splat(-1));
+      if (!i8x16.all_true(v128.or(i8x16.eq(i, i8x16.splat(0)), hi))) {
+        lookUpPixels(p + <usize>x, 16, table, out + <usize>x, zbarTable, zbarOut + <usize>x);
+        continue;
+      }
+      v128.store(out + <usize>x, v128.bitselect(grey255, grey0, hi));
+      if (zbarTable != 0) v128.store(zbarOut + <usize>x, v128.bitselect(zbar255, zbar0, hi));
+    }
   }
+  lookUpPixels(p + <usize>x, width - x, table, out + <usize>x, zbarTable, zbarOut + <usize>x);
+}
+
+/** `n` palette indices as grey, one by one: lookUpRow's. */
+// @ts-ignore: decorator
+@inline function lookUpPixels(p: usize, n: i32, table: usize, out: usize, zbarTable: usize, zbarOut: usize): void {
   if (zbarTable == 0) {
-    for (; x < width; x++) store<u8>(out + <usize>x, load<u8>(table + <usize>load<u8>(p + <usize>x)));
+    for (let x = 0; x < n; x++) store<u8>(out + <usize>x, load<u8>(table + <usize>load<u8>(p + <usize>x)));
     return;
   }
-  for (; x < width; x++) {
+  for (let x = 0; x < n; x++) {
     const i = <usize>load<u8>(p + <usize>x);
     store<u8>(out + <usize>x, load<u8>(table + i));
     store<u8>(zbarOut + <usize>x, load<u8>(zbarTable + i));

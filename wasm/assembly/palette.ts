@@ -126,3 +126,47 @@ export function packIndices(lines: usize, width: i32, height: i32, bitDepth: i32
     }
   }
 }
+
+/**
+ * Marks at `used` (256 bytes, zero at the start) every index among the `n` bytes at `src` with 1: sixteen
+ * at a time where they are all 0 or 255, as most of a drawn code's levels are (background and foreground:
+ * src/render/canvas.ts), one by one elsewhere.
+ */
+export function markUsed(src: usize, n: i32, used: usize): void {
+  let i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const v = v128.load(src + <usize>i);
+    const lo = i8x16.eq(v, i8x16.splat(0));
+    const hi = i8x16.eq(v, i8x16.splat(-1));
+    if (i8x16.all_true(v128.or(lo, hi))) {
+      if (v128.any_true(lo)) store<u8>(used, 1);
+      if (v128.any_true(hi)) store<u8>(used + 255, 1);
+    } else for (let j = 0; j < 16; j++) store<u8>(used + <usize>load<u8>(src + <usize>(i + j)), 1);
+  }
+  for (; i < n; i++) store<u8>(used + <usize>load<u8>(src + <usize>i), 1);
+}
+
+/**
+ * Rewrites `width`×`height` indices at `src` through `map` (256 bytes) into rows laid out as paletteIndex
+ * lays them: row y at `out + y × stride + (stride − width)`, the bytes before it zero. Sixteen at a time
+ * where they are all 0 or 255 (markUsed).
+ */
+export function remapIndices(src: usize, width: i32, height: i32, map: usize, out: usize, stride: i32): void {
+  const lead = stride - width;
+  const to0 = i8x16.splat(load<i8>(map));
+  const to255 = i8x16.splat(load<i8>(map + 255));
+  for (let y = 0; y < height; y++) {
+    const p = src + <usize>(y * width);
+    const o = out + <usize>(y * stride);
+    if (lead > 0) memory.fill(o, 0, <usize>lead);
+    const q = o + <usize>lead;
+    let x = 0;
+    for (; x + 16 <= width; x += 16) {
+      const v = v128.load(p + <usize>x);
+      const hi = i8x16.eq(v, i8x16.splat(-1));
+      if (i8x16.all_true(v128.or(i8x16.eq(v, i8x16.splat(0)), hi))) v128.store(q + <usize>x, v128.bitselect(to255, to0, hi));
+      else for (let j = 0; j < 16; j++) store<u8>(q + <usize>(x + j), load<u8>(map + <usize>load<u8>(p + <usize>(x + j))));
+    }
+    for (; x < width; x++) store<u8>(q + <usize>x, load<u8>(map + <usize>load<u8>(p + <usize>x)));
+  }
+}

@@ -139,13 +139,26 @@ export function addPatches(acc: usize, patches: usize, n: i32): void {
 export const PAINT_SOLID = 0;
 export const PAINT_LINEAR = 1;
 export const PAINT_RADIAL = 2;
+/**
+ * Coverage as a level, 0 (the background) to 255 (the foreground), on a canvas of one byte per pixel: a
+ * scene of one opaque colour over another needs no more (src/render/canvas.ts, levels), a quarter of the
+ * bytes to draw, and its writers index it as it is instead of hashing RGBA back into a palette.
+ */
+export const PAINT_LEVEL = 3;
+
+/** Bytes per canvas pixel, as a shift, for a paint of `kind`. */
+// @ts-ignore: decorator
+@inline function pixelShift(kind: i32): usize {
+  return kind == PAINT_LEVEL ? 0 : 2;
+}
 /** Entries in a gradient table: four per step of an 8-bit channel, so neighbours differ by at most one level. */
 export const LUT_SIZE = 1024;
 
 /**
  * Turns the accumulated coverage of rows [y0, y1) and cells [x0, x1) into paint on the canvas and
  * clears those cells for the next layer; x1 may reach width + 1, the cell an edge at the right border
- * writes to. The paint is a solid premultiplied colour (`color`), or a
+ * writes to. The paint is a level (PAINT_LEVEL, on a canvas of a byte per pixel), a solid premultiplied
+ * colour (`color`), or a
  * gradient table at `lut` indexed by t = a·x + b·y + c (linear) or t = |(x, y) − (a, b)| · c (radial),
  * x and y being pixel centres, t clamped to 0–1 (SVG's pad spread).
  */
@@ -156,9 +169,10 @@ export function fill(
 ): void {
   const stride = width + 2;
   const xEnd = min(x1, width);
+  const shift = pixelShift(kind);
   for (let y = y0; y < y1; y++) {
     const row = acc + ((<usize>y * <usize>stride) << 2);
-    const out = canvas + ((<usize>y * <usize>width) << 2);
+    const out = canvas + ((<usize>y * <usize>width) << shift);
     let sum: f64 = 0;
     let x = x0;
     while (x < xEnd) {
@@ -221,6 +235,7 @@ export function paintTiles(
   canvas: usize, width: i32, tiles: usize, n: i32,
   kind: i32, color: u32, lut: usize, a: f64, b: f64, c: f64,
 ): void {
+  const shift = pixelShift(kind);
   for (let k = 0; k < n; k++) {
     const t = tiles + <usize>(k << 4);
     const runs = <usize>load<u32>(t);
@@ -230,7 +245,7 @@ export function paintTiles(
     for (let i = 0; i < count; i++) {
       const run = runs + <usize>(i << 4);
       const y = y0 + load<i32>(run);
-      const out = canvas + ((<usize>y * <usize>width) << 2);
+      const out = canvas + ((<usize>y * <usize>width) << shift);
       span(out, x0 + load<i32>(run, 4), x0 + load<i32>(run, 8), y, load<u32>(run, 12), kind, color, lut, a, b, c);
     }
   }
@@ -239,6 +254,15 @@ export function paintTiles(
 /** Paints pixels [x0, x1) of one canvas row at one coverage. */
 // @ts-ignore: decorator
 @inline function span(out: usize, x0: i32, x1: i32, y: i32, cov: u32, kind: i32, color: u32, lut: usize, a: f64, b: f64, c: f64): void {
+  if (kind == PAINT_LEVEL) {
+    // Source-over of the foreground at `cov` onto level L: cov + L·(255 − cov)/255, at most 255.
+    if (cov == 255) memory.fill(out + <usize>x0, 255, <usize>(x1 - x0));
+    else for (let x = x0; x < x1; x++) {
+      const p = out + <usize>x;
+      store<u8>(p, <u8>(cov + div255(<u32>load<u8>(p) * (255 - cov))));
+    }
+    return;
+  }
   if (kind == PAINT_SOLID) {
     if (cov == 255 && color >>> 24 == 255) {
       const four = i32x4.splat(color);

@@ -120,10 +120,11 @@ function encodeIndexed(pixels: Uint8Array, palette: Rgba[], width: number, heigh
 }
 
 /**
- * A palette PNG of an RGBA raster of at most 256 colours (an anti-aliased solid-colour design), its
- * scanlines indexed and packed in the kernel (wasm/assembly/palette.ts); null when it has more colours.
+ * A palette PNG of a raster of at most 256 colours (an anti-aliased solid-colour design: RGBA, or levels
+ * of one colour over another), its scanlines indexed and packed in the kernel (wasm/assembly/palette.ts);
+ * null when it has more.
  */
-function encodeFewColours(r: RgbaRaster): Uint8Array<ArrayBuffer> | null {
+function encodeFewColours(r: Raster): Uint8Array<ArrayBuffer> | null {
   const { width, height } = r;
   const indexed = indexInKernel(r, width + 1, SLACK);
   if (!indexed) return null;
@@ -174,9 +175,10 @@ function truecolour(r: RgbaRaster): { colorType: number; idat: Uint8Array } {
  * Every kind is written with filter None and the kernel's deflate (compress, above).
  */
 export function encodePng(r: Raster): Uint8Array<ArrayBuffer> {
-  if (r.kind === 'indexed') return encodeIndexed(r.pixels, r.palette, r.width, r.height);
+  if (r.kind === 'indexed' && !r.sparse) return encodeIndexed(r.pixels, r.palette, r.width, r.height);
   const few = encodeFewColours(r);
   if (few) return few;
+  if (r.kind === 'indexed') throw new Error('an indexed raster has at most 256 colours');
   const { colorType, idat } = truecolour(r);
   return concat([
     SIGNATURE,

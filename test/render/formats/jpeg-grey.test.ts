@@ -8,7 +8,7 @@ import type { RenderConfig } from '../../../src/model/render-config.js';
 import { encodeJpg } from '../../../src/render/formats/jpeg.js';
 import { JpegGreyError, jpegGrey } from '../../../src/render/formats/jpeg-grey.js';
 import { designScene } from '../../../src/render/pipeline.js';
-import { rasterizeScene } from '../../../src/render/raster.js';
+import { rasterizeScene, toRgba } from '../../../src/render/raster.js';
 import { QR_DEFAULTS } from '../../../src/schema/qr-config.js';
 import { codecs, initWasm } from '../../../wasm/index.js';
 
@@ -65,7 +65,7 @@ async function design(overrides: Partial<RenderConfig>): Promise<Raster> {
   const config: RenderConfig = { ...QR_DEFAULTS, content: 'https://example.com/grey?id=7', ...overrides };
   const d = await designScene({ config, assets: {} });
   const r = rasterizeScene(d.scene);
-  const copy = { kind: 'rgba' as const, width: r.width, height: r.height, pixels: r.pixels.slice() };
+  const copy = { kind: 'rgba' as const, width: r.width, height: r.height, pixels: Uint8Array.from(toRgba(r)) };
   r.release();
   return copy;
 }

@@ -206,6 +206,33 @@ describe('png writer', () => {
     }
   });
 
+  it('a sparse palette (levels) keeps only the entries its pixels use, at the depth they need, at odd widths', async () => {
+    // Runs of background (0) and foreground (255), which the kernel takes sixteen at a time, and between
+    // them a few levels of the 256 (canvas.ts, Levels).
+    const palette: Rgba[] = Array.from({ length: 256 }, (_, l) => ({
+      r: 255 - l,
+      g: 248 - ((l * 7) >> 3),
+      b: 225 - (l >> 1),
+      a: 255,
+    }));
+    const next = seededRandom(13);
+    for (const between of [0, 1, 12, 15, 200]) {
+      const levels = Array.from({ length: between }, () => 1 + Math.floor(next() * 254));
+      for (const [w, h] of [...ODD_SIZES, [101, 129]] as const) {
+        const pixels = new Uint8Array(w * h);
+        for (let i = 0; i < pixels.length; ) {
+          const level =
+            levels.length > 0 && next() < 0.3 ? levels[Math.floor(next() * levels.length)]! : next() < 0.5 ? 0 : 255;
+          for (let run = 1 + Math.floor(next() * 40); run > 0 && i < pixels.length; run--) pixels[i++] = level;
+        }
+        const used = new Set(pixels).size;
+        const r = await roundTrip({ kind: 'indexed', width: w, height: h, pixels, palette, sparse: true });
+        expect(r.chunks.PLTE![0]!.length, `${w}×${h}`).toBe(used * 3);
+        expect(r.bitDepth, `${w}×${h}, ${used} levels`).toBe(used <= 2 ? 1 : used <= 4 ? 2 : used <= 16 ? 4 : 8);
+      }
+    }
+  });
+
   it('indexes runs of one colour, changes anywhere in a run, and counts a 257th colour met only in the last pixel', async () => {
     // 256 colours in runs of 1 to 9 pixels (the kernel indexes a run four pixels at a time), at odd widths.
     const next = seededRandom(11);
