@@ -63,7 +63,7 @@ export function indexInKernel(r: Raster, stride: number, slack: number): KernelI
  */
 function compactInKernel(r: IndexedRaster, stride: number, slack: number): KernelIndices {
   const { width, height } = r;
-  // The map from old index to new (first each index's use), then the rows.
+  // 256 bytes that first mark the indices used, then map each to its new index; then the rows.
   const { k, pixels, base } = kernelWith(r, 256 + stride * height + slack);
   const map = new Uint8Array(k.memory.buffer, base, 256).fill(0);
   k.markUsed(pixels, width * height, base);
