@@ -61,8 +61,8 @@ export function levelsOf(scene: Scene): Levels | null {
  * same layers the SVG document and the PDF page are written from, at a fraction of resvg's cost (no XML,
  * no base64 images, no general-purpose path pipeline). The raster exports are written from it; PNG, SVG
  * and PDF are verified from it (pipeline.ts). A scene of two colours is drawn as levels between them
- * (levelsOf), any other, or any with `levels` null, in RGBA. The raster stays in the kernel's memory, where its readers find it in
- * place: the caller releases it when they are done (kernel.ts, ResidentRaster).
+ * (levelsOf), any other, or any with `levels` null, in RGBA. The raster stays in the kernel's memory,
+ * where its readers find it in place: the caller releases it when they are done (kernel.ts, ResidentRaster).
  */
 export function rasterizeScene(scene: Scene, levels: Levels | null = levelsOf(scene)): ResidentRaster {
   const { width, height, originX, originY, modulePx } = scene.layout;

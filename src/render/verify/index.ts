@@ -128,7 +128,8 @@ export async function judgeRaster(input: VerifyInput): Promise<Verdict> {
   const lightOnDark = fgGrey > bgGrey;
   // Every image the checks below read, made in one pass over the raster.
   const { boxes, farProvesNative, zbarNative } = planReads(layout, width, height, input.exact, lightOnDark);
-  // zbar's full-size grey is made in zbar's own memory, read there, and freed once the verdict is in.
+  // zbar's full-size grey is copied from the kernel's pass into zbar's own memory, read there, and freed
+  // once the verdict is in.
   const zbarImage = zbarNative ? await ZbarImage.alloc(width, height) : undefined;
   try {
     // A flat raster is filled only inside the symbol and carries no decorations, so its quiet zone is

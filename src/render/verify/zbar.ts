@@ -3,7 +3,7 @@ import { type Zbar, zbarInstance } from '../../../wasm/index.js';
 /*
  * The second decoder family: zbar (C, its own finder and line scanner), independent of zxing's lineage, in
  * WebAssembly: our build of it (wasm/zbar/), made for speed. It is handed grey bytes the verifier has
- * already made (read.ts), by zbar's own formula, dark on light: at full size, made in its memory.
+ * already made (read.ts), by zbar's own formula, dark on light: at full size, copied into its memory.
  */
 
 /** A grey image of one byte per pixel, row by row. */
@@ -14,8 +14,9 @@ export interface GreyPixels {
 }
 
 /**
- * A grey image in zbar's own memory, room for `width` × `height` bytes: the verifier's pass writes zbar's grey
- * straight into it (read.ts, scan), one copy fewer than handing zbar bytes of its own; `free` it once read.
+ * A grey image in zbar's own memory, room for `width` × `height` bytes: the verifier's pass copies zbar's grey
+ * into it from the kernel's memory (read.ts, scan; the two are separate WebAssembly memories), one copy fewer
+ * than handing zbar an array of its own; `free` it once read.
  */
 export class ZbarImage implements GreyPixels {
   private constructor(
