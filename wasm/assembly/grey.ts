@@ -2,6 +2,8 @@
 // box-filtered reductions as zxing's pyramid makes them, in one pass. Like raster.ts, it works on memory
 // laid out by its JS side and allocates nothing.
 
+import { foregroundLanes, onlyBackgroundOrForeground } from './levels';
+
 /** Bytes per box description: factor, flags (BOX_INVERT, BOX_ZBAR), output pointer (grey, a byte per pixel), column-sums pointer, as i32. */
 export const BOX_BYTES = 16;
 /**
@@ -90,13 +92,13 @@ function lookUpRow(p: usize, width: i32, table: usize, colours: i32, out: usize,
     const zbar255 = i8x16.splat(load<i8>(zbarTable + 255));
     for (; x + 16 <= width; x += 16) {
       const i = v128.load(p + <usize>x);
-      const hi = i8x16.eq(i, i8x16.splat(-1));
-      if (!i8x16.all_true(v128.or(i8x16.eq(i, i8x16.splat(0)), hi))) {
+      const fg = foregroundLanes(i);
+      if (!onlyBackgroundOrForeground(i, fg)) {
         lookUpPixels(p + <usize>x, 16, table, out + <usize>x, zbarTable, zbarOut + <usize>x);
         continue;
       }
-      v128.store(out + <usize>x, v128.bitselect(grey255, grey0, hi));
-      if (zbarTable != 0) v128.store(zbarOut + <usize>x, v128.bitselect(zbar255, zbar0, hi));
+      v128.store(out + <usize>x, v128.bitselect(grey255, grey0, fg));
+      if (zbarTable != 0) v128.store(zbarOut + <usize>x, v128.bitselect(zbar255, zbar0, fg));
     }
   }
   lookUpPixels(p + <usize>x, width - x, table, out + <usize>x, zbarTable, zbarOut + <usize>x);

@@ -1,8 +1,10 @@
-// The palette of an RGBA raster, for the writers that store one (src/render/palette.ts: PNG, lossless
-// WebP). In JavaScript a Map lookup per colour change over 640,000 pixels cost 5–7 ms on an anti-aliased
+// The palette of a raster, for the writers that store one (src/render/palette.ts: PNG, lossless WebP):
+// an RGBA raster's colours, or the levels a level raster uses (markUsed, remapIndices). In JavaScript a Map lookup per colour change over 640,000 pixels cost 5–7 ms on an anti-aliased
 // 800 px code under load (bench/README.md); here a colour change costs a hash probe and a run of one
 // colour is indexed sixteen pixels at a time. Like the other modules it works on memory laid out by its JS
 // side and allocates nothing.
+
+import { foregroundLanes, onlyBackgroundOrForeground } from './levels';
 
 /** Hash slots for the colours seen: 4 × the 256 a palette holds, so probes stay short. */
 const SLOTS: i32 = 1024;
@@ -136,11 +138,10 @@ export function markUsed(src: usize, n: i32, used: usize): void {
   let i = 0;
   for (; i + 16 <= n; i += 16) {
     const v = v128.load(src + <usize>i);
-    const lo = i8x16.eq(v, i8x16.splat(0));
-    const hi = i8x16.eq(v, i8x16.splat(-1));
-    if (i8x16.all_true(v128.or(lo, hi))) {
-      if (v128.any_true(lo)) store<u8>(used, 1);
-      if (v128.any_true(hi)) store<u8>(used + 255, 1);
+    const fg = foregroundLanes(v);
+    if (onlyBackgroundOrForeground(v, fg)) {
+      if (!i8x16.all_true(fg)) store<u8>(used, 1);
+      if (v128.any_true(fg)) store<u8>(used + 255, 1);
     } else for (let j = 0; j < 16; j++) store<u8>(used + <usize>load<u8>(src + <usize>(i + j)), 1);
   }
   for (; i < n; i++) store<u8>(used + <usize>load<u8>(src + <usize>i), 1);
@@ -163,8 +164,8 @@ export function remapIndices(src: usize, width: i32, height: i32, map: usize, ou
     let x = 0;
     for (; x + 16 <= width; x += 16) {
       const v = v128.load(p + <usize>x);
-      const hi = i8x16.eq(v, i8x16.splat(-1));
-      if (i8x16.all_true(v128.or(i8x16.eq(v, i8x16.splat(0)), hi))) v128.store(q + <usize>x, v128.bitselect(to255, to0, hi));
+      const fg = foregroundLanes(v);
+      if (onlyBackgroundOrForeground(v, fg)) v128.store(q + <usize>x, v128.bitselect(to255, to0, fg));
       else for (let j = 0; j < 16; j++) store<u8>(q + <usize>(x + j), load<u8>(map + <usize>load<u8>(p + <usize>(x + j))));
     }
     for (; x < width; x++) store<u8>(q + <usize>x, load<u8>(map + <usize>load<u8>(p + <usize>x)));
