@@ -79,10 +79,18 @@ function compactInKernel(r: IndexedRaster, stride: number, slack: number): Kerne
 }
 
 /**
+ * Whether an indexed raster's palette is stored as it is, every entry one its pixels may use (a flat code's
+ * two colours), unlike a level raster's (`sparse`), which the writers compact first.
+ */
+export const storedAsIs = (r: Raster): r is IndexedRaster & { sparse?: false } => r.kind === 'indexed' && !r.sparse;
+
+/**
  * A raster as palette indices, one byte per pixel, when it has at most 256 distinct colours, for the
- * writers that store a palette (lossless WebP); null when it has more.
+ * writers that store a palette (lossless WebP); null when it has more. An indexed raster stored as it is
+ * (storedAsIs) is its own.
  */
 export function paletteOf(r: Raster): { pixels: Uint8Array; palette: Rgba[] } | null {
+  if (storedAsIs(r)) return r;
   const indexed = indexInKernel(r, r.width, 0);
   if (!indexed) return null;
   const { k, lines, palette } = indexed;

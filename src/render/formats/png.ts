@@ -2,7 +2,7 @@ import { crc32 } from 'node:zlib';
 import type { Rgba } from '../../model/color.js';
 import type { Raster, RgbaRaster } from '../../model/raster.js';
 import { kernelFor, kernelWith, reserve, type Kernel } from '../kernel.js';
-import { indexInKernel } from '../palette.js';
+import { indexInKernel, storedAsIs } from '../palette.js';
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);
@@ -175,7 +175,7 @@ function truecolour(r: RgbaRaster): { colorType: number; idat: Uint8Array } {
  * Every kind is written with filter None and the kernel's deflate (compress, above).
  */
 export function encodePng(r: Raster): Uint8Array<ArrayBuffer> {
-  if (r.kind === 'indexed' && !r.sparse) return encodeIndexed(r.pixels, r.palette, r.width, r.height);
+  if (storedAsIs(r)) return encodeIndexed(r.pixels, r.palette, r.width, r.height);
   const few = encodeFewColours(r);
   if (few) return few;
   if (r.kind === 'indexed') throw new Error('an indexed raster has at most 256 colours');

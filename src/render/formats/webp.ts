@@ -49,7 +49,7 @@ function losslessWebp(pixels: Uint8Array, palette: Rgba[], width: number, height
  * more colours (a gradient, a background image) lossy at quality 90, by libwebp.
  */
 export async function encodeWebpImage(r: Raster): Promise<Uint8Array> {
-  const indexed = r.kind === 'indexed' && !r.sparse ? r : paletteOf(r);
+  const indexed = paletteOf(r);
   if (indexed) return losslessWebp(indexed.pixels, indexed.palette, r.width, r.height);
   await codecs.webpEncoder.ready();
   const data = toRgba(r);
