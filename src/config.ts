@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { MODEL_ID } from './ai/attempts.js';
 import { getProvider, isProviderId, PROVIDER_IDS } from './ai/providers.js';
 import { DEFAULT_AI_SETTINGS, type AiSettings, type ChainStep } from './ai/settings.js';
+import { socketPathOf, socketPathProblem } from './http/unix-socket.js';
 import { isMemoryDataDir } from './store/data-dir.js';
 import { assertSchemaName } from './store/db.js';
 
@@ -18,6 +19,11 @@ export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = { general: 120, generat
 export interface Config {
   host: string;
   port: number;
+  /**
+   * QR_ENGINE_SOCKET: a Unix socket the engine listens on besides its port, for a site on the same host
+   * (QR_ENGINE_URL=unix:<path>). `npm start` picks one for its own site when this is unset.
+   */
+  engineSocket: string | undefined;
   /** Marketplace proxy secret; undefined runs the service open (loopback only). */
   proxySecret: string | undefined;
   proxySecretHeader: string;
@@ -110,8 +116,9 @@ export type Role = 'all' | 'engine' | 'site';
 export interface SiteSettings {
   port: number;
   /**
-   * The engines the gateway relays to (QR_ENGINE_URL, comma-separated origins). Empty with QR_ROLE=all:
-   * the engine of the same process.
+   * The engines the gateway relays to (QR_ENGINE_URL, comma-separated): http(s) origins, or `unix:` and
+   * the path of an engine's socket (QR_ENGINE_SOCKET). Empty with QR_ROLE=all: the engine of the same
+   * process tree.
    */
   engineUrls: string[];
   /** Gateway request bodies above this are refused before they are read. */
@@ -197,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     host,
     port: int(env, 'PORT', 3000),
+    engineSocket: engineSocket(env),
     proxySecret: env.QR_PROXY_SECRET || undefined,
     proxySecretHeader: (env.QR_PROXY_SECRET_HEADER || 'X-RapidAPI-Proxy-Secret').toLowerCase(),
     internalSecrets: internalSecrets(env),
@@ -341,16 +349,30 @@ function role(env: NodeJS.ProcessEnv): Role {
   return r;
 }
 
-/** QR_ENGINE_URL: one or more http(s) origins, comma-separated. */
+/** QR_ENGINE_URL: one or more engines, comma-separated: http(s) origins, or `unix:` and a socket's path. */
 function engineUrls(env: NodeJS.ProcessEnv): string[] {
   const list = given(env, 'QR_ENGINE_URL');
   if (list === undefined) return [];
   return list.split(',').map((u) => {
-    const url = u.trim().replace(/\/+$/, '');
-    if (!/^https?:\/\/[^/?#\s]+$/.test(url))
-      throw new Error(`QR_ENGINE_URL must be http(s) origins without a path, got "${u.trim()}"`);
-    return url;
+    const url = u.trim();
+    const socket = socketPathOf(url);
+    if (socket !== undefined) {
+      const problem = socketPathProblem(socket);
+      if (problem !== undefined) throw new Error(`QR_ENGINE_URL: ${problem}`);
+      return url;
+    }
+    const origin = url.replace(/\/+$/, '');
+    if (!/^https?:\/\/[^/?#\s]+$/.test(origin))
+      throw new Error(`QR_ENGINE_URL must be http(s) origins without a path or unix:<socket path>, got "${url}"`);
+    return origin;
   });
+}
+
+function engineSocket(env: NodeJS.ProcessEnv): string | undefined {
+  const path = given(env, 'QR_ENGINE_SOCKET');
+  const problem = path === undefined ? undefined : socketPathProblem(path);
+  if (problem !== undefined) throw new Error(`QR_ENGINE_SOCKET: ${problem}`);
+  return path;
 }
 
 /** A variable's trimmed value; unset and blank are the same. */

@@ -1,6 +1,9 @@
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Config } from './config.js';
+import { socketPathProblem, UNIX_SCHEME } from './http/unix-socket.js';
 import { loadUws } from './http/uws.js';
 import { startService, type RunningService } from './server.js';
 import { type RunningSite, startSite, type SiteOptions } from './site/server.js';
@@ -14,6 +17,31 @@ function reachable(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
   if (host === '::' || host === '[::]') return '[::1]';
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/** How a site on this host reaches this process's engine: its Unix socket when it has one, else its port. */
+const engineAddress = (config: Config, port: number): string =>
+  config.engineSocket === undefined
+    ? `http://${reachable(config.host)}:${port}`
+    : `${UNIX_SCHEME}${config.engineSocket}`;
+
+/** The socket `npm start`'s engine listens on for its site when QR_ENGINE_SOCKET does not name one. */
+const TREE_SOCKET_FILE = 'engine.sock';
+
+/**
+ * QR_ENGINE_SOCKET, or one for the process tree: in the data directory (whose lock keeps a second tree
+ * away), or in the system's temporary directory for memory:// or a directory too deep for a socket path.
+ */
+function withEngineSocket(config: Config): Config {
+  if (config.engineSocket !== undefined) return config;
+  const inDataDir = isMemoryDataDir(config.store.dataDir)
+    ? undefined
+    : join(resolve(config.store.dataDir), TREE_SOCKET_FILE);
+  const engineSocket =
+    inDataDir !== undefined && socketPathProblem(inDataDir) === undefined
+      ? inDataDir
+      : join(tmpdir(), `qrfarm-${process.pid}-${randomBytes(6).toString('hex')}.sock`);
+  return { ...config, engineSocket };
 }
 
 /** With QR_ROLE=all and no QR_INTERNAL_SECRET: one generated on first start and kept in the data directory. */
@@ -35,8 +63,8 @@ export interface RunningRoles {
  * Starts what QR_ROLE asks for, in this process. `engine` and `site` start one role each, for N engines and
  * M sites behind a load balancer; they share QR_INTERNAL_SECRET, and the site names the engines in
  * QR_ENGINE_URL. `all` runs both here, the site relaying to the engine over loopback HTTP exactly as it
- * would to a remote one (the tests' way; `npm start` uses `startProcessTree`), with a relay secret
- * generated on first start when none is configured.
+ * would to a remote one, or through QR_ENGINE_SOCKET when that is set (the tests' way; `npm start` uses
+ * `startProcessTree`), with a relay secret generated on first start when none is configured.
  */
 export async function startRoles(
   config: Config,
@@ -50,7 +78,7 @@ export async function startRoles(
     if (config.role !== 'engine') {
       const engineUrls =
         engine !== undefined && config.site.engineUrls.length === 0
-          ? [`http://${reachable(config.host)}:${engine.port}`]
+          ? [engineAddress(config, engine.port)]
           : config.site.engineUrls;
       site = await startSite(config, { engineUrls, uws: loadUws(), ...siteOptions }, log);
     }
@@ -73,7 +101,8 @@ export const SITE_READY = 'qrfarm:site-ready';
 
 /**
  * `npm start` with QR_ROLE=all: the engine in this process and the site in a child process running
- * `entry` with QR_ROLE=site, relaying to this engine. Two processes rather than one, because a site and an
+ * `entry` with QR_ROLE=site, relaying to this engine through a Unix socket (the kernel's work for a relay
+ * is smaller than over loopback TCP: bench/README.md, "Twelfth session"). Two processes rather than one, because a site and an
  * engine sharing one event loop halve what a cached call through the gateway can do, and the embedded
  * store's queries run on the thread that calls them (bench/README.md, "The consumer gateway"). The child
  * ending ends the tree, so a supervisor sees one failure and restarts the whole.
@@ -83,12 +112,12 @@ export async function startProcessTree(
   entry: string,
   log: (msg: string) => void = console.log,
 ): Promise<{ close(): Promise<void> }> {
-  const withSecret = withInternalSecret(config);
+  const withSecret = withEngineSocket(withInternalSecret(config));
   const engine = await startService({ ...withSecret, role: 'engine' }, log);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     QR_ROLE: 'site',
-    QR_ENGINE_URL: `http://${reachable(config.host)}:${engine.port}`,
+    QR_ENGINE_URL: engineAddress(withSecret, engine.port),
   };
   // A generated secret reaches the child the way an operator's would: by its variable.
   if (config.internalSecrets.length === 0) env.QR_INTERNAL_SECRET = withSecret.internalSecrets[0];

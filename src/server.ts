@@ -122,7 +122,7 @@ export async function startService(
     if (config.store.databaseUrl === undefined) routes.push(...engineAdminRoutes(marketplace, () => admin.access));
     await pool.ready();
     http = await startHttp(
-      { ...config, unreadHeaders: ENGINE_UNREAD_HEADERS },
+      { ...config, unreadHeaders: ENGINE_UNREAD_HEADERS, socketPath: config.engineSocket },
       routes,
       makeRequestAuth(config, replay),
       loaded,
@@ -145,6 +145,7 @@ export async function startService(
   );
   log(`Marketplace plans and managed-AI quotas kept in ${marketplace.storeDescription}.`);
   log(`qrfarm ${VERSION} listening on http://${config.host}:${http.port} with ${config.workers} render workers`);
+  if (config.engineSocket !== undefined) log(`Sites on this host can relay through unix:${config.engineSocket}.`);
   return {
     service,
     http,

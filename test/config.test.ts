@@ -79,6 +79,30 @@ describe('relay secrets', () => {
   });
 });
 
+describe('where the site finds its engines', () => {
+  it('QR_ENGINE_URL: http(s) origins and unix: socket paths, in the order given', () => {
+    expect(loadConfig({}).site.engineUrls).toEqual([]);
+    const c = loadConfig({ QR_ENGINE_URL: 'http://10.0.0.5:3000/, unix:/run/qrfarm/engine.sock,https://e.example' });
+    expect(c.site.engineUrls).toEqual(['http://10.0.0.5:3000', 'unix:/run/qrfarm/engine.sock', 'https://e.example']);
+  });
+
+  it('refuses a path after an origin, a relative socket path and one longer than a socket address holds', () => {
+    expect(() => loadConfig({ QR_ENGINE_URL: 'http://10.0.0.5:3000/api' })).toThrow(/QR_ENGINE_URL must be/);
+    expect(() => loadConfig({ QR_ENGINE_URL: 'unix:engine.sock' })).toThrow(/QR_ENGINE_URL: .*absolute/);
+    const at = (bytes: number) => `/${'s'.repeat(bytes - 1)}`;
+    expect(loadConfig({ QR_ENGINE_URL: `unix:${at(107)}` }).site.engineUrls).toEqual([`unix:${at(107)}`]);
+    expect(() => loadConfig({ QR_ENGINE_URL: `unix:${at(108)}` })).toThrow(/at most 107 bytes/);
+  });
+
+  it('QR_ENGINE_SOCKET: unset by default; an absolute path that fits a socket address', () => {
+    expect(loadConfig({}).engineSocket).toBeUndefined();
+    expect(loadConfig({ QR_ENGINE_SOCKET: '/run/qrfarm/engine.sock' }).engineSocket).toBe('/run/qrfarm/engine.sock');
+    expect(() => loadConfig({ QR_ENGINE_SOCKET: 'data/engine.sock' })).toThrow(/QR_ENGINE_SOCKET: .*absolute/);
+    // Counted in bytes, as the kernel counts them: 55 characters here, 109 bytes.
+    expect(() => loadConfig({ QR_ENGINE_SOCKET: `/${'é'.repeat(54)}` })).toThrow(/at most 107 bytes/);
+  });
+});
+
 describe('Redis and limits', () => {
   it('REDIS_URL and the key prefix; a malformed URL is named, not echoed', () => {
     expect(loadConfig({}).redisUrl).toBeUndefined();

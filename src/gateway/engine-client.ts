@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
-import { BalancedPool, type Dispatcher, errors } from 'undici';
+import { BalancedPool, type Dispatcher, errors, Pool } from 'undici';
 import { ApiError } from '../errors.js';
 import type { ClientGone } from '../http/response.js';
+import { socketPathOf } from '../http/unix-socket.js';
 import { bodySha256, signRelay } from '../relay/signature.js';
 
 /** Request headers the engine may see: never the key, cookies or anything else of the caller's identity. */
@@ -157,12 +158,31 @@ class RelayHandler implements Dispatcher.DispatchHandler {
 export class EngineClient {
   private readonly pool: BalancedPool;
 
+  /** `engines`: http(s) origins, or `unix:` and the path of an engine's socket on this host. */
   constructor(
-    origins: string[],
+    engines: string[],
     private readonly secrets: readonly string[],
     private readonly timeoutMs: number,
   ) {
-    this.pool = new BalancedPool(origins, { connections: 64, pipelining: 1 });
+    // The pool tells its upstreams apart by origin: each socket gets a name of its own, which is also the
+    // Host the engine sees (it builds no link from it: the site's own host travels as x-forwarded-host).
+    const sockets = new Map<string, string>();
+    const origins = engines.map((engine) => {
+      const socketPath = socketPathOf(engine);
+      if (socketPath === undefined) return engine;
+      const origin = `http://engine-${sockets.size}.localhost`;
+      sockets.set(origin, socketPath);
+      return origin;
+    });
+    this.pool = new BalancedPool(origins, {
+      connections: 64,
+      pipelining: 1,
+      // undici passes the origin as a string, its types say a URL: either reads back the same origin.
+      factory: (origin: URL | string, options: Pool.Options) => {
+        const socketPath = sockets.get(new URL(String(origin)).origin);
+        return new Pool(origin, socketPath === undefined ? options : { ...options, connect: { socketPath } });
+      },
+    });
   }
 
   async relay(call: RelayCall): Promise<Relayed> {

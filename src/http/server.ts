@@ -1,4 +1,4 @@
-import type { HttpRequest, HttpResponse, us_listen_socket } from '@trufflesuite/uws-js-unofficial';
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import type { Config } from '../config.js';
 import { ApiError, isApiError } from '../errors.js';
 import type { RelayIdentity } from '../relay/signature.js';
@@ -6,6 +6,7 @@ import type { RequestAuth } from './auth.js';
 import { collectBody } from './body.js';
 import { Reply } from './response.js';
 import { matchRoute, type Method, type RequestContext, type Route } from './router.js';
+import { freeSocketPath, removeSocket, restrictSocket } from './unix-socket.js';
 import type { LoadedUws } from './uws.js';
 
 /** What the front end needs of the configuration; the engine and the site each pass their own. */
@@ -16,6 +17,8 @@ export interface HttpSettings
   > {
   /** Request headers dropped unread, so no handler, log or error can ever repeat them. */
   unreadHeaders: ReadonlySet<string>;
+  /** A Unix socket to listen on besides the port (the engine's QR_ENGINE_SOCKET). */
+  socketPath?: string;
 }
 
 export interface HttpServer {
@@ -135,13 +138,36 @@ export function startHttp(
     }
   });
 
-  return new Promise((resolve, reject) => {
-    app.listen(config.host, config.port, (socket: us_listen_socket | false) => {
-      if (!socket) {
-        reject(new Error(`cannot listen on ${config.host}:${config.port}`));
-        return;
-      }
-      resolve({ port: uws.us_socket_local_port(socket as never), close: () => uws.us_listen_socket_close(socket) });
-    });
-  });
+  return listen(app, config, uws);
+}
+
+/** Listens on the port and, when the settings name one, on a Unix socket too; closing closes both. */
+async function listen(app: TemplatedApp, config: HttpSettings, uws: LoadedUws['uws']): Promise<HttpServer> {
+  const { socketPath } = config;
+  if (socketPath !== undefined) await freeSocketPath(socketPath);
+  const port = await new Promise<us_listen_socket>((resolve, reject) =>
+    app.listen(config.host, config.port, (socket: us_listen_socket | false) =>
+      socket ? resolve(socket) : reject(new Error(`cannot listen on ${config.host}:${config.port}`)),
+    ),
+  );
+  let unix: us_listen_socket | undefined;
+  if (socketPath !== undefined) {
+    unix = await new Promise<us_listen_socket | undefined>((resolve) =>
+      app.listen_unix((socket: us_listen_socket | false) => resolve(socket || undefined), socketPath),
+    );
+    if (unix === undefined) {
+      uws.us_listen_socket_close(port);
+      throw new Error(`cannot listen on the Unix socket ${socketPath}`);
+    }
+    restrictSocket(socketPath);
+  }
+  return {
+    port: uws.us_socket_local_port(port as never),
+    close: () => {
+      uws.us_listen_socket_close(port);
+      if (unix === undefined) return;
+      uws.us_listen_socket_close(unix);
+      removeSocket(socketPath!);
+    },
+  };
 }
