@@ -23,15 +23,20 @@ export function socketPathProblem(path: string): string | undefined {
   return undefined;
 }
 
-/** Whether something accepts connections on the socket at `path`. */
-function answers(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
+/**
+ * Whether a process listens on the socket at `path`: a refused connection says nobody does; anything else
+ * (a socket of another user's that this one may not connect to, say) is not taken as a no.
+ */
+function listenedOn(path: string): Promise<boolean> {
+  return new Promise((resolve, reject) => {
     const socket = connect(path);
     socket.once('connect', () => {
       socket.destroy();
       resolve(true);
     });
-    socket.once('error', () => resolve(false));
+    socket.once('error', (e: NodeJS.ErrnoException) =>
+      e.code === 'ECONNREFUSED' ? resolve(false) : reject(new Error(`${path} cannot be checked: ${e.code}`)),
+    );
   });
 }
 
@@ -51,7 +56,7 @@ export async function freeSocketPath(path: string): Promise<void> {
     throw e;
   }
   if (!isSocket) throw new Error(`${path} exists and is not a Unix socket: refusing to replace it`);
-  if (await answers(path)) throw new Error(`${path} is in use: another process listens on it`);
+  if (await listenedOn(path)) throw new Error(`${path} is in use: another process listens on it`);
   unlinkSync(path);
 }
 
