@@ -1,9 +1,8 @@
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { MODEL_ID } from './ai/attempts.js';
 import { getProvider, isProviderId, PROVIDER_IDS } from './ai/providers.js';
 import { DEFAULT_AI_SETTINGS, type AiSettings, type ChainStep } from './ai/settings.js';
-import { socketPathOf, socketPathProblem } from './http/unix-socket.js';
 import { isMemoryDataDir } from './store/data-dir.js';
 import { assertSchemaName } from './store/db.js';
 
@@ -347,6 +346,27 @@ function role(env: NodeJS.ProcessEnv): Role {
   const r = given(env, 'QR_ROLE') ?? 'all';
   if (r !== 'all' && r !== 'engine' && r !== 'site') throw new Error(`QR_ROLE must be all, engine or site, got "${r}"`);
   return r;
+}
+
+/**
+ * Longest path a Unix socket address holds on Linux: sun_path is 108 bytes with its terminating zero. uWS
+ * copies the path into it unchecked, so a longer one must never reach it.
+ */
+export const MAX_SOCKET_PATH_BYTES = 107;
+
+/** How an engine reached through a Unix socket is named (QR_ENGINE_URL): `unix:/run/qrfarm/engine.sock`. */
+export const UNIX_SCHEME = 'unix:';
+
+/** The socket path of a `unix:` engine address; undefined for an http(s) origin. */
+export const socketPathOf = (address: string): string | undefined =>
+  address.startsWith(UNIX_SCHEME) ? address.slice(UNIX_SCHEME.length) : undefined;
+
+/** Why `path` cannot name a Unix socket to listen on or connect to; undefined when it can. */
+export function socketPathProblem(path: string): string | undefined {
+  if (!isAbsolute(path)) return `a Unix socket path must be absolute, got "${path}"`;
+  if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES)
+    return `a Unix socket path holds at most ${MAX_SOCKET_PATH_BYTES} bytes, "${path}" has ${Buffer.byteLength(path)}`;
+  return undefined;
 }
 
 /** QR_ENGINE_URL: one or more engines, comma-separated: http(s) origins, or `unix:` and a socket's path. */

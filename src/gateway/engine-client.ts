@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { BalancedPool, type Dispatcher, errors, Pool } from 'undici';
+import { socketPathOf } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { ClientGone } from '../http/response.js';
-import { socketPathOf } from '../http/unix-socket.js';
 import { bodySha256, signRelay } from '../relay/signature.js';
 
 /** Request headers the engine may see: never the key, cookies or anything else of the caller's identity. */

@@ -1,27 +1,6 @@
 import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
-import { isAbsolute } from 'node:path';
-
-/**
- * Longest path a Unix socket address holds on Linux: sun_path is 108 bytes with its terminating zero. uWS
- * copies the path into it unchecked, so a longer one must never reach it.
- */
-export const MAX_SOCKET_PATH_BYTES = 107;
-
-/** How an engine reached through a Unix socket is named (QR_ENGINE_URL): `unix:/run/qrfarm/engine.sock`. */
-export const UNIX_SCHEME = 'unix:';
-
-/** The socket path of a `unix:` engine address; undefined for an http(s) origin. */
-export const socketPathOf = (address: string): string | undefined =>
-  address.startsWith(UNIX_SCHEME) ? address.slice(UNIX_SCHEME.length) : undefined;
-
-/** Why `path` cannot name a Unix socket to listen on or connect to; undefined when it can. */
-export function socketPathProblem(path: string): string | undefined {
-  if (!isAbsolute(path)) return `a Unix socket path must be absolute, got "${path}"`;
-  if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES)
-    return `a Unix socket path holds at most ${MAX_SOCKET_PATH_BYTES} bytes, "${path}" has ${Buffer.byteLength(path)}`;
-  return undefined;
-}
+import { socketPathProblem } from '../config.js';
 
 /**
  * Whether a process listens on the socket at `path`: a refused connection says nobody does; anything else

@@ -4,14 +4,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  freeSocketPath,
-  MAX_SOCKET_PATH_BYTES,
-  removeSocket,
-  restrictSocket,
-  socketPathOf,
-  socketPathProblem,
-} from '../../src/http/unix-socket.js';
+import { MAX_SOCKET_PATH_BYTES, socketPathOf, socketPathProblem } from '../../src/config.js';
+import { freeSocketPath, removeSocket, restrictSocket } from '../../src/http/unix-socket.js';
 
 let dir: string;
 beforeEach(() => {
