@@ -1,16 +1,16 @@
 /**
  * `npm run loadtest:gateway`: what the consumer gateway adds, measured beside the engine direct in the same
- * run. Starts engine and site as `npm start` does (QR_ROLE=all: the engine and a site process of its own) on
- * a fresh data directory and ports of the system's choosing, issues a key with the operator CLI, then
- * drives POST /api/qr/generate on the engine and POST /api/v1/qr/generate on the site, alternating, with
- * autocannon (32 connections, closed loop):
+ * run. Starts engine and site as `npm start` does (QR_ROLE=all: the engine and a site process of its own,
+ * relaying through the engine's Unix socket) on a fresh data directory and ports of the system's choosing,
+ * issues a key with the operator CLI, then drives POST /api/qr/generate on the engine and
+ * POST /api/v1/qr/generate on the site, alternating, with autocannon (32 connections, closed loop):
  *   cached: one design repeated, so the engine answers from its render cache, and the site from its edge
  *           cache (QR_SITE_CACHE_MB) after the key check, limit and pack, without a relay;
  *   unique: every request a new verified render.
  * Limits are raised for the run (one customer sends everything). Reports req/s, p50 and p99 per path, the
  * gateway's share of the direct throughput, the CPU time per request of the engine process (its render
  * workers included) and of the site process (which a busy machine inflates less than the wall clock), and
- * the load average.
+ * the load average; then each build's median share per kind.
  * LOADTEST_BASELINE=<another build>/dist starts that build's process tree too and runs each of its rows
  * beside the same row of this build, so a change is measured beside its base under the same load; the
  * builds take turns going first from round to round, as the tree that ran second often did better
