@@ -1,8 +1,9 @@
 // The palette of a raster, for the writers that store one (src/render/palette.ts: PNG, lossless WebP):
-// an RGBA raster's colours, or the levels a level raster uses (markUsed, remapIndices). In JavaScript a Map lookup per colour change over 640,000 pixels cost 5–7 ms on an anti-aliased
-// 800 px code under load (bench/README.md); here a colour change costs a hash probe and a run of one
-// colour is indexed sixteen pixels at a time. Like the other modules it works on memory laid out by its JS
-// side and allocates nothing.
+// an RGBA raster's colours, or the levels a level raster uses (markUsed, remapIndices). In JavaScript a
+// Map lookup per colour change over 640,000 pixels cost 5–7 ms on an anti-aliased 800 px code under load
+// (bench/README.md); here a colour change costs a hash probe and a run of one colour is indexed sixteen
+// pixels at a time. Like the other modules it works on memory laid out by its JS side and allocates
+// nothing.
 
 import { foregroundLanes, onlyBackgroundOrForeground } from './levels';
 
