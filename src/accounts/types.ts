@@ -276,7 +276,7 @@ export interface Accounts {
   releaseCredit(reservationId: string): Promise<void>;
   balance(customerId: string, now?: Date): Promise<CreditBalance>;
 
-  // Customers, keys and packs (the operator CLI and admin API; checkout next).
+  // Customers, keys and packs (the operator CLI and admin API, the dashboard's keys; the checkout's orders below).
   createCustomer(email: string): Promise<Customer>;
   customer(customerId: string): Promise<Customer | null>;
   customerByEmail(email: string): Promise<Customer | null>;
