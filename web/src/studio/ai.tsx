@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Field, Notice } from '../components/field.js';
-import { ApiFailure, getJson, postJson } from '../lib/api.js';
+import { type ApiFailure, asFailure, getJson, postJson } from '../lib/api.js';
 import { plural } from '../lib/format.js';
 import { useSession } from '../lib/session.js';
 import { STYLE_PRESETS } from '../../../src/ai/system-prompt.js';
+import type { AccountJson } from '../../../src/wire/site.js';
 import type { Design } from './design.js';
 
 interface AiAnswer {
@@ -37,7 +38,7 @@ export function AiBox({
 
   useEffect(() => {
     if (!signedIn) return;
-    getJson<{ activePack: unknown; credits: { available: number } }>('/api/account').then((a) => {
+    getJson<AccountJson>('/api/account').then((a) => {
       setHasPack(a.activePack !== null);
       setCredits(a.credits.available);
     });
@@ -57,11 +58,7 @@ export function AiBox({
       setExplanation(r.aiExplanation);
       setCredits(r.creditsRemaining);
     } catch (err) {
-      setError(
-        err instanceof ApiFailure
-          ? err
-          : new ApiFailure(0, { success: false, error: 'The site could not be reached.', code: 'offline' }),
-      );
+      setError(asFailure(err));
     }
     setBusy(false);
   };
