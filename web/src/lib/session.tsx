@@ -4,7 +4,7 @@ import type { SessionJson } from '../../../src/wire/site.js';
 import { loadSession } from './api.js';
 import { useLoad } from './load.js';
 
-/** undefined while loading; the error when the site could not be asked. */
+/** Loading, then who is signed in, or the error when the site could not be asked. */
 export type SessionState =
   | { state: 'loading' }
   | { state: 'ready'; session: SessionJson }
