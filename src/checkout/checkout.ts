@@ -1,23 +1,13 @@
 import type { Accounts, Fulfilment, PaymentSucceeded } from '../accounts/index.js';
 import { ApiError } from '../errors.js';
+import type { OrderJson } from '../wire/site.js';
 import type { Catalogue } from './catalogue.js';
 import type { PaymentProvider } from './payments.js';
 import { givenWaiver } from './waiver.js';
 
 /** What POST /api/checkout answers. */
-export interface CheckoutAnswer {
+export interface CheckoutAnswer extends OrderJson<Date> {
   success: true;
-  orderId: string;
-  customerId: string;
-  /** `open` until the provider reports the payment; `paid` at once in test mode. */
-  status: 'open' | 'paid';
-  /** Where to send the buyer to pay (Stripe Checkout). */
-  checkoutUrl?: string;
-  /** Test mode: nothing was charged. */
-  testMode?: true;
-  packId?: string;
-  credits?: number;
-  expiresAt?: Date;
 }
 
 const BODY_FIELDS = ['packId', 'email', 'withdrawalWaiver'];
