@@ -21,6 +21,7 @@ export const CALLER_FIELDS = [
   'outputHeight',
   'pixelsPerModule',
   'printSize',
+  'printCheck',
   'responseType',
   'strictScannability',
 ] as const;

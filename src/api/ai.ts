@@ -31,6 +31,7 @@ type AiBody = Pick<
   | 'fileFormat'
   | 'outputWidth'
   | 'printSize'
+  | 'printCheck'
   | 'responseType'
   | 'logoUrl'
   | 'backgroundImageUrl'

@@ -97,6 +97,7 @@ function describe(r: RenderSuccess) {
     mask: r.mask,
     modulePx: r.modulePx,
     verification: r.verification,
+    ...(r.print && { print: r.print }),
   };
 }
 
@@ -110,6 +111,7 @@ function binaryHeaders(r: RenderSuccess, corrections: Correction[], warnings: st
     'X-QR-Width': String(r.width),
     'X-QR-Height': String(r.height),
   };
+  if (r.print) h['X-QR-Print-Min-Width-Mm'] = String(r.print.minWidthMm ?? 'none');
   if (corrections.length) h['X-QR-Corrections'] = encodeURIComponent(JSON.stringify(corrections));
   if (warnings.length) h['X-QR-Warnings'] = encodeURIComponent(JSON.stringify(warnings));
   return h;

@@ -5,6 +5,8 @@ export const LIMITS = {
   pixelsPerModule: { min: 1, max: 100 },
   /** printSize's density; with the width it must make an image within outputPx. */
   printDpi: { min: 72, max: 1200 },
+  /** printCheck's scan distance. */
+  printDistanceCm: { min: 10, max: 300 },
   quietZone: { min: 4, max: 40 },
   logoSizePercent: { min: 3, max: 40 },
   /** The largest logo drawn: above it, a logo is shrunk to it (with ECC H; below H it is refused). */

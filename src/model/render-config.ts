@@ -48,6 +48,8 @@ export interface RenderConfig {
   outputHeight?: number;
   pixelsPerModule?: number;
   printSize?: PrintSize;
+  /** How small the design may be printed to be read from this far (render/print-check.ts). */
+  printCheck?: { distanceCm: number };
   strictScannability: boolean;
   logoSizePercent: number;
   logoPaddingPercent: number;

@@ -3,9 +3,11 @@ import { eccHFor } from '../design/ecc-budget.js';
 import { luminance, parseHex, toHex, type Rgba } from '../model/color.js';
 import { backgroundColors, MIN_CONTRAST, weakestContrast } from '../model/contrast.js';
 import type { Correction, GradientSpec, RenderAssets, RenderConfig } from '../model/render-config.js';
+import { MM_PER_INCH, widthInInches } from '../model/print-size.js';
 import { ECC_LEVELS } from '../model/vocabulary.js';
 import { measure } from '../qr/encode.js';
 import { placeSymbol, renderOnce, type Rendered } from './pipeline.js';
+import { type PrintCheck, printCheck } from './print-check.js';
 import type { RenderOutcome, RenderTask } from './types.js';
 import { type Check, DECODERS, type Decoder, type Failure, type Verification } from './verify/index.js';
 
@@ -311,10 +313,15 @@ export async function render(
       const notes = cfg.strictScannability
         ? []
         : failures.filter((f) => f.check !== 'contrast').map((f) => `verification: ${f.message}`);
+      const print = cfg.printCheck && (await printCheck({ ...task, config: cfg }, cfg.printCheck.distanceCm));
+      const tooSmall = print && printedTooSmall(cfg, print);
+      if (tooSmall && cfg.strictScannability)
+        return { ok: false, code: 'QR_UNSCANNABLE', message: tooSmall, field: 'printSize.width' };
       return {
         ...out,
+        ...(print && { print }),
         corrections: collapse([...corrections, ...out.corrections]),
-        warnings: [...warnings, ...out.warnings, ...notes],
+        warnings: [...warnings, ...out.warnings, ...notes, ...(tooSmall ? [tooSmall] : [])],
       };
     }
     const capped = steps === MAX_LADDER_STEPS;
@@ -335,6 +342,16 @@ export async function render(
     cfg = next.config;
     corrections.push(...next.corrections);
   }
+}
+
+/** Why the design's printSize is too small to be read from the print check's distance; null when it is not. */
+function printedTooSmall(cfg: RenderConfig, print: PrintCheck): string | null {
+  if (!cfg.printSize) return null;
+  const mm = widthInInches(cfg.printSize) * MM_PER_INCH;
+  const at = `from ${print.distanceCm} cm`;
+  if (print.minWidthMm === null) return `A phone is not expected to read this design ${at} at any printed size.`;
+  if (mm >= print.minWidthMm) return null;
+  return `Printed ${Math.round(mm * 10) / 10} mm wide, this design is not expected to be read by a phone ${at}: print it at least ${print.minWidthMm} mm wide.`;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ErrorCode } from '../errors.js';
 import type { Correction, RenderAssets, RenderConfig } from '../model/render-config.js';
 import type { EccLevel, FileFormat } from '../model/vocabulary.js';
 import type { StopFlag } from './stop-flag.js';
+import type { PrintCheck } from './print-check.js';
 import type { Decoder, Verification } from './verify/index.js';
 
 export interface RenderTask {
@@ -24,6 +25,8 @@ export interface RenderSuccess {
   mask: number;
   modulePx: number;
   verification: Verification;
+  /** printCheck's answer, when the request asked. */
+  print?: PrintCheck;
   corrections: Correction[];
   warnings: string[];
   timings: Record<string, number>;

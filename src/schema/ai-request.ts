@@ -22,6 +22,7 @@ export const AI_CALLER_FIELDS = [
   'fileFormat',
   'outputWidth',
   'printSize',
+  'printCheck',
   'responseType',
 ] as const satisfies readonly (typeof CALLER_FIELDS)[number][];
 

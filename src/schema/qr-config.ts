@@ -170,6 +170,19 @@ export const designProperties = {
       dpi: range(LIMITS.printDpi, `Dots per inch of the raster (${LIMITS.printDpi.min}–${LIMITS.printDpi.max}).`, true),
     },
   },
+  printCheck: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['distanceCm'],
+    description:
+      'How small this design may be printed and still be read by a phone camera from distanceCm away: the answer carries print { distanceCm, minWidthMm, model }. With printSize, a width below the minimum is a warning, or QR_UNSCANNABLE with strictScannability.',
+    properties: {
+      distanceCm: range(
+        LIMITS.printDistanceCm,
+        `Scanning distance in centimetres (${LIMITS.printDistanceCm.min}–${LIMITS.printDistanceCm.max}).`,
+      ),
+    },
+  },
   responseType: {
     type: 'string',
     enum: ['base64', 'binary'],

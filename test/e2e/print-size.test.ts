@@ -159,3 +159,53 @@ describe('printSize', () => {
     expect(r.json).toMatchObject({ success: false, field, ...(code && { code }) });
   });
 });
+
+describe('printCheck', () => {
+  it('answers how small the design may be printed from a distance, and the file still decodes', async () => {
+    const { status, json, file } = await render({ printCheck: { distanceCm: 30 } });
+    expect(status).toBe(200);
+    expect(json.print).toMatchObject({ distanceCm: 30, model: 'phone-67deg-1280px-1' });
+    expect(json.print.minWidthMm).toBeGreaterThan(10);
+    expect(json.print.minWidthMm).toBeLessThan(80);
+    await expectBothDecode('png', file);
+    // Twice as far: twice the width, within the 0.1 mm it is rounded up to.
+    const far = await render({ printCheck: { distanceCm: 60 } });
+    expect(Math.abs(far.json.print.minWidthMm - 2 * json.print.minWidthMm)).toBeLessThanOrEqual(0.2);
+  });
+
+  it('a printSize below the minimum is a warning, or QR_UNSCANNABLE on printSize.width with strictScannability', async () => {
+    const { json: base } = await render({ printCheck: { distanceCm: 100 } });
+    const min = base.print.minWidthMm as number;
+    const small = { printSize: { width: Math.floor(min / 2), unit: 'mm', dpi: 600 }, printCheck: { distanceCm: 100 } };
+    const lenient = await render({ ...small, strictScannability: false });
+    expect(lenient.status, JSON.stringify(lenient.json)).toBe(200);
+    expect(lenient.json.warnings.join()).toContain(`print it at least ${min} mm wide`);
+    await expectBothDecode('png', lenient.file);
+    const strict = await render(small);
+    expect(strict.status).toBe(422);
+    expect(strict.json).toMatchObject({ code: 'QR_UNSCANNABLE', field: 'printSize.width' });
+    const large = await render({
+      printSize: { width: Math.ceil(min), unit: 'mm', dpi: 300 },
+      printCheck: { distanceCm: 100 },
+    });
+    expect(large.status).toBe(200);
+    expect(large.json.warnings).toEqual([]);
+  });
+
+  it('a raw file carries the minimum in X-QR-Print-Min-Width-Mm', async () => {
+    const res = await svc.post('/api/qr/generate', {
+      content: CONTENT,
+      printCheck: { distanceCm: 30 },
+      responseType: 'binary',
+    });
+    expect(res.status).toBe(200);
+    expect(Number(res.headers.get('x-qr-print-min-width-mm'))).toBeGreaterThan(10);
+    expect((await decodeOne('png', new Uint8Array(await res.arrayBuffer()))).text).toBe(CONTENT);
+  });
+
+  it.each([5, 301])('a distance of %i cm is VALUE_OUT_OF_RANGE', async (distanceCm) => {
+    const r = await render({ printCheck: { distanceCm } });
+    expect(r.status).toBe(400);
+    expect(r.json).toMatchObject({ code: 'VALUE_OUT_OF_RANGE', field: 'printCheck.distanceCm' });
+  });
+});

@@ -20,6 +20,7 @@ const KEPT_ACROSS_DESIGNS = [
   'outputHeight',
   'pixelsPerModule',
   'printSize',
+  'printCheck',
   'fileFormat',
   'responseType',
   'logoBase64',
