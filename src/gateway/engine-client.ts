@@ -3,6 +3,7 @@ import { BalancedPool, type Dispatcher, errors, Pool } from 'undici';
 import { socketPathOf } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { ClientGone } from '../http/response.js';
+import type { Relayed } from '../http/upstream.js';
 import { bodySha256, signRelay } from '../relay/signature.js';
 
 /** Request headers the engine may see: never the key, cookies or anything else of the caller's identity. */
@@ -17,15 +18,6 @@ const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'c
  * second pass"). Larger answers, and those of unknown length, come as a stream read as it arrives.
  */
 export const WHOLE_UP_TO_BYTES = 64 * 1024;
-
-export interface Relayed {
-  status: number;
-  headers: Record<string, string>;
-  /** Content-Length of the engine's answer; undefined when it streamed one of unknown length. */
-  length: number | undefined;
-  /** The whole answer (its length known and at most WHOLE_UP_TO_BYTES), or a stream of it. */
-  body: Uint8Array | Readable;
-}
 
 export interface RelayCall {
   method: 'GET' | 'POST';

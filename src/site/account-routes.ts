@@ -1,10 +1,11 @@
 import { PASSWORD_MAX_LENGTH } from '../accounts/index.js';
 import type { ApiKeyInfo, LedgerEntry, Pack, People, User } from '../accounts/types.js';
 import { ApiError } from '../errors.js';
-import { requireStudio } from '../gateway/edge.js';
+import { admitCustomerCall, requireStudio } from '../gateway/customer-checks.js';
 import { relayCall } from '../gateway/engine-client.js';
-import { type GatewayDeps, jsonBody, relayServerAi } from '../gateway/gateway.js';
-import { rateLimitedError } from '../gateway/limits.js';
+import type { GatewayDeps } from '../gateway/gateway.js';
+import { relayServerAi } from '../gateway/server-ai.js';
+import { jsonBytes } from '../http/json-body.js';
 import type { RequestContext, Route } from '../http/router.js';
 import { readForm } from './form-body.js';
 import type { SessionCookies } from './session-cookies.js';
@@ -241,19 +242,16 @@ export function accountRoutes(deps: AccountDeps): Route[] {
       ),
       handler: async (ctx) => {
         const { user } = await cookies.requireForChange(ctx);
-        const limit = await deps.limiter.consume(user.customerId, 'ai');
-        if (!limit.allowed) throw rateLimitedError(limit);
-        for (const [k, v] of Object.entries(limit.headers)) ctx.reply.header(k, v);
-        await requireStudio(accounts, user.customerId, deps.settings);
+        await admitCustomerCall(deps, ctx, user.customerId, 'ai');
         const call = relayCall({
           method: 'POST',
           path: '/api/qr/ai/generate/server',
           headers: ctx.headers,
-          body: await jsonBody(ctx),
+          body: await jsonBytes(ctx),
           customerId: user.customerId,
           signal: ctx.reply.abort.signal,
         });
-        await relayServerAi(deps, user, ctx, call);
+        await relayServerAi(deps, user.customerId, ctx, call);
       },
     },
   ];

@@ -1,6 +1,5 @@
 import { ApiError } from '../errors.js';
-import { jsonBody } from '../gateway/gateway.js';
-import { parseJsonBody } from '../http/json-body.js';
+import { jsonBytes, parseJsonBody } from '../http/json-body.js';
 import type { RequestContext } from '../http/router.js';
 
 /** The site's own forms are a few short fields: anything bigger is refused before it is parsed. */
@@ -14,7 +13,7 @@ export async function readForm<K extends string, O extends string = never>(
   ctx: RequestContext,
   fields: { required: readonly K[]; optional?: readonly O[]; maxLength: number },
 ): Promise<Record<K, string> & Partial<Record<O, string>>> {
-  const bytes = await jsonBody(ctx);
+  const bytes = await jsonBytes(ctx);
   if (bytes.length > FORM_MAX_BYTES)
     throw new ApiError('invalid_body', { message: `This form's body is at most ${FORM_MAX_BYTES} bytes.` });
   const body = bytes.length === 0 ? {} : parseJsonBody(bytes);

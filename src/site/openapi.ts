@@ -1,7 +1,7 @@
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/index.js';
 import { type EngineClient, relayCall } from '../gateway/engine-client.js';
-import { forward } from '../gateway/gateway.js';
 import type { Route } from '../http/router.js';
+import { forward } from '../http/upstream.js';
 import { buildOpenApi, type OpenApiChannel } from '../schema/openapi.js';
 import { ANONYMOUS_CUSTOMER } from './studio-routes.js';
 

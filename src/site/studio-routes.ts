@@ -1,8 +1,9 @@
 import type { SiteSettings } from '../config.js';
 import { ApiError } from '../errors.js';
 import { type EngineClient, type RelayCall, relayCall } from '../gateway/engine-client.js';
-import { forward, jsonBody, readAll } from '../gateway/gateway.js';
+import { jsonBytes } from '../http/json-body.js';
 import type { RequestContext, Route } from '../http/router.js';
+import { forward, readAll } from '../http/upstream.js';
 import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES, FRAME_STYLES, MODULE_SHAPES } from '../model/vocabulary.js';
 import catalogue from '../templates/catalogue.json' with { type: 'json' };
 import type { VisitorLimits } from './visitors.js';
@@ -84,7 +85,7 @@ export function studioRoutes(deps: StudioDeps): Route[] {
       },
       handler: async (ctx) => {
         await counted(ctx);
-        await relay(ctx, { method: 'POST', path: '/api/qr/generate', body: await jsonBody(ctx) });
+        await relay(ctx, { method: 'POST', path: '/api/qr/generate', body: await jsonBytes(ctx) });
       },
     },
     {
@@ -99,7 +100,7 @@ export function studioRoutes(deps: StudioDeps): Route[] {
       handler: async (ctx) => {
         await counted(ctx);
         const path = `/api/qr/content/${encodeURIComponent(ctx.params.type!)}`;
-        await relay(ctx, { method: 'POST', path, body: await jsonBody(ctx) });
+        await relay(ctx, { method: 'POST', path, body: await jsonBytes(ctx) });
       },
     },
     {
