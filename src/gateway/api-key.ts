@@ -1,5 +1,6 @@
 import type { Accounts, KeyOwner } from '../accounts/types.js';
 import { ApiError } from '../errors.js';
+import type { Guard } from '../http/router.js';
 
 /** Where people put keys that we refuse to read them from: they end up in logs, proxies and browser history. */
 const MISPLACED_KEY_PARAMS = ['api_key', 'apikey', 'key', 'x-api-key'];
@@ -25,3 +26,9 @@ export async function authenticate(
   if (owner === null) throw new ApiError('invalid_api_key');
   return owner;
 }
+
+/** The guard of the routes that take an X-API-Key: the caller is the key's owner. */
+export const apiKeyGuard = (accounts: Pick<Accounts, 'verifyKey'>): Guard<KeyOwner> => ({
+  scheme: 'apiKey',
+  admit: (ctx) => authenticate(accounts, ctx.headers, ctx.query),
+});

@@ -1,9 +1,9 @@
-import type { Accounts } from '../accounts/types.js';
+import type { Accounts, KeyOwner } from '../accounts/types.js';
 import { ApiError } from '../errors.js';
 import { jsonBytes } from '../http/json-body.js';
-import type { RequestContext, Route } from '../http/router.js';
+import { guarded, type RequestContext, type Route } from '../http/router.js';
 import { forward } from '../http/upstream.js';
-import { authenticate } from './api-key.js';
+import { apiKeyGuard } from './api-key.js';
 import { admitCustomerCall, type CustomerCallDeps } from './customer-checks.js';
 import type { EdgeCache, EdgeCaching } from './edge-cache.js';
 import { type RelayCall, relayCall } from './engine-client.js';
@@ -23,21 +23,20 @@ const DIRECT_SERVER_AI = '/api/qr/ai/generate/server';
 /** The engine's public preview route, served by the site too because the template list links to it. */
 const TEMPLATE_PREVIEW = '/api/qr/templates/:id/preview';
 
-/** Paths of the routes that take an X-API-Key: the /api/v1 gateway and the direct server-AI endpoint. */
-export const KEY_PATHS: ReadonlySet<string> = new Set([...GATEWAY_ROUTES.map((r) => r.path), DIRECT_SERVER_AI]);
-
-/** The /api/v1 routes and the site's direct server-AI endpoint. */
+/** The /api/v1 routes and the site's direct server-AI endpoint, all behind the caller's X-API-Key. */
 export function gatewayRoutes(deps: GatewayDeps): Route[] {
-  const routes: Route[] = GATEWAY_ROUTES.map((route) => ({
-    method: route.method,
-    path: route.path,
-    auth: 'public',
-    doc: {
-      summary: `Relays to ${route.method} ${route.enginePath} with the caller's X-API-Key checked at the edge.`,
-      response: 'As the engine endpoint.',
-    },
-    handler: (ctx) => relayRoute(deps, route, ctx),
-  }));
+  const byKey = apiKeyGuard(deps.accounts);
+  const routes: Route[] = GATEWAY_ROUTES.map((route) =>
+    guarded(byKey, {
+      method: route.method,
+      path: route.path,
+      doc: {
+        summary: `Relays to ${route.method} ${route.enginePath} with the caller's X-API-Key checked at the edge.`,
+        response: 'As the engine endpoint.',
+      },
+      handler: (ctx, owner) => relayRoute(deps, route, ctx, owner),
+    }),
+  );
   const ai = GATEWAY_ROUTES.find((r) => r.spendsCredit)!;
   routes.push({ ...routes[GATEWAY_ROUTES.indexOf(ai)]!, path: DIRECT_SERVER_AI });
   routes.push({
@@ -56,7 +55,7 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
         path,
         headers: ctx.headers,
         body: EMPTY,
-        customerId: undefined,
+        caller: 'public',
         signal: ctx.reply.gone,
       });
       // A template's preview is a function of its id.
@@ -66,8 +65,7 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
   return routes;
 }
 
-async function relayRoute(deps: GatewayDeps, route: GatewayRoute, ctx: RequestContext): Promise<void> {
-  const owner = await authenticate(deps.accounts, ctx.headers, ctx.query);
+async function relayRoute(deps: GatewayDeps, route: GatewayRoute, ctx: RequestContext, owner: KeyOwner) {
   await admitCustomerCall(deps, ctx, owner.customerId, route.limit);
   deps.accounts.recordCall(owner.customerId, route.limit);
   for (const [name, allowed] of Object.entries(route.allow ?? {})) {
@@ -80,7 +78,7 @@ async function relayRoute(deps: GatewayDeps, route: GatewayRoute, ctx: RequestCo
     path: enginePathOf(route, ctx.params) + query,
     headers: ctx.headers,
     body: route.method === 'POST' ? await jsonBytes(ctx) : EMPTY,
-    customerId: owner.customerId,
+    caller: owner,
     signal: ctx.reply.gone,
   });
   if (route.spendsCredit) {

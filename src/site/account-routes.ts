@@ -6,7 +6,7 @@ import { relayCall } from '../gateway/engine-client.js';
 import type { GatewayDeps } from '../gateway/gateway.js';
 import { relayServerAi } from '../gateway/server-ai.js';
 import { jsonBytes } from '../http/json-body.js';
-import type { RequestContext, Route } from '../http/router.js';
+import { guarded, type RequestContext, type Route } from '../http/router.js';
 import { readForm } from './form-body.js';
 import type { SessionCookies } from './session-cookies.js';
 import type { VisitorLimits } from './visitors.js';
@@ -71,7 +71,7 @@ export function accountRoutes(deps: AccountDeps): Route[] {
   const credentials = (ctx: RequestContext) =>
     readForm(ctx, { required: ['email', 'password'], maxLength: CREDENTIAL_MAX });
   const route = (method: 'GET' | 'POST', path: string, summary: string, response: string, body?: string) =>
-    ({ method, path, auth: 'public', doc: { summary, response, ...(body && { body }) } }) as const;
+    ({ method, path, doc: { summary, response, ...(body && { body }) } }) as const;
 
   return [
     {
@@ -120,38 +120,35 @@ export function accountRoutes(deps: AccountDeps): Route[] {
         ok(ctx, { user: userJson(session.user), csrfToken: cookies.begin(ctx, session) });
       },
     },
-    {
+    guarded(cookies.guard, {
       ...route('POST', '/api/session/signout', 'Ends this browser’s session.', '{ success }; deletes the cookie.'),
-      handler: async (ctx) => {
-        const s = await cookies.requireForChange(ctx);
+      handler: async (ctx, s) => {
         await people.signOut(s.token);
         cookies.end(ctx);
         ok(ctx, {});
       },
-    },
-    {
+    }),
+    guarded(cookies.guard, {
       ...route(
         'POST',
         '/api/session/signout-everywhere',
         'Ends every session of the account, on every browser, this one included.',
         '{ success, ended }',
       ),
-      handler: async (ctx) => {
-        const s = await cookies.requireForChange(ctx);
+      handler: async (ctx, s) => {
         const ended = await people.signOutEverywhere(s.user.id);
         cookies.end(ctx);
         ok(ctx, { ended });
       },
-    },
-    {
+    }),
+    guarded(cookies.guard, {
       ...route(
         'GET',
         '/api/account',
         'The account: the active Studio pack and when it ends, every pack, and the credits left.',
         '{ success, user, activePack: pack | null, packs: [{ id, credits, remaining, purchasedAt, expiresAt, refundedAt }], credits: { available, reserved } }',
       ),
-      handler: async (ctx) => {
-        const { user } = await cookies.require(ctx);
+      handler: async (ctx, { user }) => {
         const [active, packs, credits] = await Promise.all([
           accounts.activePack(user.customerId),
           accounts.listPacks(user.customerId),
@@ -164,45 +161,42 @@ export function accountRoutes(deps: AccountDeps): Route[] {
           credits,
         });
       },
-    },
-    {
+    }),
+    guarded(cookies.guard, {
       ...route(
         'GET',
         '/api/account/ledger',
         `The account's credit movements, newest first (grant, reserve, commit, release, expire, refund); ?limit= up to ${MAX_LEDGER}, default 50.`,
         '{ success, ledger: [{ id, kind, packId, remainingChange, heldChange, createdAt }] }',
       ),
-      handler: async (ctx) => {
-        const { user } = await cookies.require(ctx);
+      handler: async (ctx, { user }) => {
         const limit = countParam(ctx, 'limit', 50, MAX_LEDGER);
         ok(ctx, { ledger: (await accounts.ledger(user.customerId, limit)).map(ledgerJson) });
       },
-    },
-    {
+    }),
+    guarded(cookies.guard, {
       ...route(
         'GET',
         '/api/account/usage',
         `Use per UTC day, oldest first: API calls by limit class and AI credits spent; ?days= up to ${MAX_USAGE_DAYS}, default 30.`,
         '{ success, days: [{ day, general, generation, ai, creditsSpent }] }',
       ),
-      handler: async (ctx) => {
-        const { user } = await cookies.require(ctx);
+      handler: async (ctx, { user }) => {
         ok(ctx, { days: await accounts.usage(user.customerId, countParam(ctx, 'days', 30, MAX_USAGE_DAYS)) });
       },
-    },
-    {
+    }),
+    guarded(cookies.guard, {
       ...route(
         'GET',
         '/api/account/keys',
         'The account’s API keys, revoked ones included: the displayed start, never the key.',
         '{ success, keys: [{ id, start, name, createdAt, lastUsedAt, revokedAt }] }',
       ),
-      handler: async (ctx) => {
-        const { user } = await cookies.require(ctx);
+      handler: async (ctx, { user }) => {
         ok(ctx, { keys: (await accounts.listKeys(user.customerId)).map(keyJson) });
       },
-    },
-    {
+    }),
+    guarded(cookies.guard, {
       ...route(
         'POST',
         '/api/account/keys',
@@ -210,29 +204,27 @@ export function accountRoutes(deps: AccountDeps): Route[] {
         '{ success, key: { id, key, start, name, createdAt } }',
         'keyName',
       ),
-      handler: async (ctx) => {
-        const { user } = await cookies.requireForChange(ctx);
+      handler: async (ctx, { user }) => {
         const { name } = await readForm(ctx, { required: [], optional: ['name'], maxLength: 100 });
         await requireStudio(accounts, user.customerId, deps.settings);
         const k = await accounts.issueKey(user.customerId, { name });
         ok(ctx, { key: { ...keyJson(k), key: k.key } });
       },
-    },
-    {
+    }),
+    guarded(cookies.guard, {
       ...route(
         'POST',
         '/api/account/keys/:id/revoke',
         'Revokes one of the account’s keys: from then on (within 1 s on every instance) the gateway answers it 401 invalid_api_key. Another account’s key is 404 api_key_not_found.',
         '{ success, key: { id, start, name, createdAt, lastUsedAt, revokedAt } }',
       ),
-      handler: async (ctx) => {
-        const { user } = await cookies.requireForChange(ctx);
+      handler: async (ctx, { user }) => {
         const own = (await accounts.listKeys(user.customerId)).some((k) => k.id === ctx.params.id);
         if (!own) throw new ApiError('api_key_not_found', { field: 'id' });
         ok(ctx, { key: keyJson(await accounts.revokeKey(ctx.params.id!)) });
       },
-    },
-    {
+    }),
+    guarded(cookies.guard, {
       ...route(
         'POST',
         '/api/account/ai',
@@ -240,19 +232,18 @@ export function accountRoutes(deps: AccountDeps): Route[] {
         'As POST /api/qr/ai/generate/server, with creditsRemaining.',
         'aiGenerateManaged',
       ),
-      handler: async (ctx) => {
-        const { user } = await cookies.requireForChange(ctx);
+      handler: async (ctx, { user }) => {
         await admitCustomerCall(deps, ctx, user.customerId, 'ai');
         const call = relayCall({
           method: 'POST',
           path: '/api/qr/ai/generate/server',
           headers: ctx.headers,
           body: await jsonBytes(ctx),
-          customerId: user.customerId,
+          caller: user,
           signal: ctx.reply.abort.signal,
         });
         await relayServerAi(deps, user.customerId, ctx, call);
       },
-    },
+    }),
   ];
 }

@@ -14,12 +14,6 @@ export interface StudioDeps {
   visitors: VisitorLimits;
 }
 
-/**
- * Whom the Studio's anonymous calls are relayed for. The engine needs a signed customer on every relay;
- * these calls have none, and the site has already counted them against the client's address.
- */
-export const ANONYMOUS_CUSTOMER = 'studio-anonymous';
-
 const EMPTY = new Uint8Array(0);
 
 /** The design fields the Studio shows as pictures, each name drawn by the engine on a small sample code. */
@@ -57,13 +51,13 @@ const templates = new Map(catalogue.map((t) => [t.id, t]));
 
 /**
  * The Studio without an account: renders, content payloads and the template list relayed to an engine
- * like every consumer request (signed, here for ANONYMOUS_CUSTOMER), each counted against the client's
+ * like every consumer request (signed, for a visitor), each counted against the client's
  * address (QR_LIMIT_STUDIO per minute, 429 rate_limited past it); template designs from the catalogue the
  * site ships with; and the shape pickers, drawn once by the engine.
  */
 export function studioRoutes(deps: StudioDeps): Route[] {
   const relay = async (ctx: RequestContext, call: Pick<RelayCall, 'method' | 'path' | 'body'>) => {
-    const full = relayCall({ ...call, headers: ctx.headers, customerId: ANONYMOUS_CUSTOMER, signal: ctx.reply.gone });
+    const full = relayCall({ ...call, headers: ctx.headers, caller: 'visitor', signal: ctx.reply.gone });
     await forward(ctx, await deps.engine.relay(full), deps.settings.maxOutputBytes);
   };
   const counted = async (ctx: RequestContext) => {
@@ -161,7 +155,7 @@ export function studioRoutes(deps: StudioDeps): Route[] {
                 path: '/api/qr/generate',
                 headers: { 'content-type': 'application/json' },
                 body: Buffer.from(pickerBody(field, name)),
-                customerId: ANONYMOUS_CUSTOMER,
+                caller: 'visitor',
                 // Shared by every visitor asking meanwhile: one leaving must not cancel it for the rest.
                 signal: new AbortController().signal,
               }),

@@ -1,7 +1,7 @@
 import type { Accounts } from '../accounts/index.js';
 import { ApiError, isApiError } from '../errors.js';
-import type { Route } from '../http/router.js';
-import type { AdminAccess, AdminRequestOrigin } from './admin-access.js';
+import type { Guard, Route } from '../http/router.js';
+import type { AdminAccess, AdminRequestOrigin } from './access.js';
 
 /**
  * The operator's commands, one handler each: `(accounts, body) => result`, the body a JSON object and
@@ -187,22 +187,7 @@ export async function answerAdmin(
 ): Promise<AdminHttpResponse> {
   try {
     access.check(request);
-    const route = routes.find((r) => r.path === request.path);
-    if (route === undefined) throw new ApiError('NOT_FOUND', { message: `No admin command at ${request.path}.` });
-    if (request.method !== 'POST')
-      throw new ApiError('METHOD_NOT_ALLOWED', {
-        message: `${request.path} accepts POST.`,
-        headers: { Allow: 'POST' },
-      });
-    if (request.body.length > ADMIN_MAX_BODY_BYTES)
-      throw new ApiError('PAYLOAD_TOO_LARGE', { message: `Admin bodies are at most ${ADMIN_MAX_BODY_BYTES} bytes.` });
-    let body: unknown;
-    try {
-      body = JSON.parse(new TextDecoder().decode(request.body));
-    } catch {
-      throw new ApiError('invalid_body', { message: 'The body is not valid JSON.' });
-    }
-    return { status: 200, headers: {}, body: await route.handle(body) };
+    return { status: 200, headers: {}, body: await runAdminRequest(request, routes) };
   } catch (e) {
     const error = isApiError(e) ? e : new ApiError('INTERNAL_ERROR');
     if (!isApiError(e)) log(`admin ${request.path} failed:`, e);
@@ -210,30 +195,48 @@ export async function answerAdmin(
   }
 }
 
-/**
- * The HTTP routes of an admin API for the CLI: loopback and this run's token (from `access`, once the
- * server listens), checked before anything else is read.
- */
+/** Route, method, body and command of an admin request whose access was checked. */
+async function runAdminRequest(
+  request: Omit<AdminHttpRequest, keyof AdminRequestOrigin>,
+  routes: readonly AdminRoute[],
+): Promise<Json> {
+  const route = routes.find((r) => r.path === request.path);
+  if (route === undefined) throw new ApiError('NOT_FOUND', { message: `No admin command at ${request.path}.` });
+  if (request.method !== 'POST')
+    throw new ApiError('METHOD_NOT_ALLOWED', { message: `${request.path} accepts POST.`, headers: { Allow: 'POST' } });
+  if (request.body.length > ADMIN_MAX_BODY_BYTES)
+    throw new ApiError('PAYLOAD_TOO_LARGE', { message: `Admin bodies are at most ${ADMIN_MAX_BODY_BYTES} bytes.` });
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder().decode(request.body));
+  } catch {
+    throw new ApiError('invalid_body', { message: 'The body is not valid JSON.' });
+  }
+  return route.handle(body);
+}
+
+/** The guard of an admin API: loopback and this run's token (from `access`, once the server listens). */
+const adminGuard = (access: () => AdminAccess | undefined): Guard<void> => ({
+  scheme: 'adminToken',
+  admit(ctx) {
+    const open = access();
+    if (open === undefined) throw new Error('admin API used before the server listens');
+    open.check({ remoteAddress: ctx.remoteAddress, authorization: ctx.headers.authorization });
+  },
+});
+
+/** The HTTP routes of an admin API for the CLI, behind its guard: nothing is read before access is checked. */
 export function adminHttpRoutes(routes: readonly AdminRoute[], access: () => AdminAccess | undefined): Route[] {
+  const guard = adminGuard(access);
   return routes.map((route) => ({
     method: route.method,
     path: route.path,
+    // On an engine, the token stands in for the proxy secret.
     auth: 'public',
+    guard,
     handler: async (ctx) => {
-      const open = access();
-      if (open === undefined) throw new Error('admin API used before the server listens');
-      const answer = await answerAdmin(
-        {
-          method: ctx.method,
-          path: ctx.path,
-          body: await ctx.body(),
-          authorization: ctx.headers.authorization,
-          remoteAddress: ctx.remoteAddress,
-        },
-        routes,
-        open,
-      );
-      ctx.reply.json(answer.status, answer.body, answer.headers);
+      const answer = await runAdminRequest({ method: ctx.method, path: ctx.path, body: await ctx.body() }, routes);
+      ctx.reply.json(200, answer);
     },
   }));
 }
