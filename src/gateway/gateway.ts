@@ -1,6 +1,6 @@
 import type { Accounts, KeyOwner } from '../accounts/types.js';
 import { ApiError } from '../errors.js';
-import { jsonBytes } from '../http/json-body.js';
+import { jsonBytes, requireJson } from '../http/json-body.js';
 import { guarded, type RequestContext, type Route } from '../http/router.js';
 import { forward } from '../http/upstream.js';
 import { apiKeyGuard } from './api-key.js';
@@ -82,6 +82,7 @@ async function relayRoute(deps: GatewayDeps, route: GatewayRoute, ctx: RequestCo
     signal: ctx.reply.gone,
   });
   if (route.spendsCredit) {
+    requireJson(call.body);
     await relayServerAi(deps, owner.customerId, ctx, call);
     return;
   }
@@ -101,6 +102,8 @@ async function relayAndForward(
 ): Promise<void> {
   const key = caching && deps.edgeCache?.keyOf(call, caching);
   if (key !== undefined && deps.edgeCache!.answer(ctx, key)) return;
+  // Only a body that parsed was ever answered and kept, so the check waits for a miss.
+  if (call.method === 'POST') requireJson(call.body);
   const relayed = await deps.engine.relay(call);
   await forward(ctx, relayed, deps.settings.maxOutputBytes);
   // Only once forwarded: an answer over the output limit was refused, not sent, and is not kept.

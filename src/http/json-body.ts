@@ -54,3 +54,15 @@ export async function jsonBytes(ctx: RequestContext): Promise<Uint8Array> {
     throw e;
   }
 }
+
+/**
+ * Refuses, with the consumer's invalid_body, a body that is not JSON at all (nor UTF-8). Whether the JSON
+ * is a request the engine takes is the engine's to say, in its own codes.
+ */
+export function requireJson(bytes: Uint8Array): void {
+  try {
+    JSON.parse(utf8.decode(bytes));
+  } catch (e) {
+    throw new ApiError('invalid_body', { message: `Body could not be parsed: ${(e as Error).message}` });
+  }
+}
