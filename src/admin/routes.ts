@@ -1,7 +1,10 @@
 import type { Accounts } from '../accounts/index.js';
 import { ApiError, isApiError } from '../errors.js';
+import { formError } from '../http/form-error.js';
 import type { Guard, Route } from '../http/router.js';
 import type { AdminAccess, AdminRequestOrigin } from './access.js';
+import { validators } from './compiled-forms.js';
+import { type AdminForm, describeAdminField } from './forms.js';
 
 /**
  * The operator's commands, one handler each: `(accounts, body) => result`, the body a JSON object and
@@ -33,95 +36,66 @@ const LEDGER_SHOWN = 50;
 
 type Json = Record<string, unknown>;
 
-/** Reads the fields of one command's body; anything else in it is refused, as the public API does. */
-class Fields {
-  constructor(
-    private readonly body: Json,
-    allowed: readonly string[],
-  ) {
-    for (const name of Object.keys(body)) if (!allowed.includes(name)) throw invalid(name, `Unknown field "${name}".`);
-  }
-
-  text(name: string): string;
-  text(name: string, optional: true): string | undefined;
-  text(name: string, optional = false): string | undefined {
-    const v = this.body[name];
-    if (v === undefined && optional) return undefined;
-    if (typeof v !== 'string' || v === '') throw invalid(name, `${name} must be a non-empty string.`);
-    return v;
-  }
-
-  count(name: string, optional = false): number | undefined {
-    const v = this.body[name];
-    if (v === undefined && optional) return undefined;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1)
-      throw invalid(name, `${name} must be a whole number of at least 1.`);
-    return v;
-  }
-
-  instant(name: string): Date | undefined {
-    const v = this.text(name, true);
-    if (v === undefined) return undefined;
-    // ISO 8601 with a date and a time zone, so the instant is not left to the server's locale.
-    const d = new Date(v);
-    if (!/^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:?\d{2})$/.test(v) || Number.isNaN(d.getTime()))
-      throw invalid(name, `${name} must be an ISO 8601 date-time with a zone, e.g. 2025-01-31T12:00:00Z.`);
-    return d;
-  }
+/** An instant the form's pattern let through, refused when Date cannot read it (2025-01-32T00:00:00Z). */
+function instantOf(text: string | undefined): Date | undefined {
+  if (text === undefined) return undefined;
+  const d = new Date(text);
+  if (Number.isNaN(d.getTime()))
+    throw new ApiError('invalid_body', {
+      message: describeAdminField('pack_grant', 'purchasedAt'),
+      field: 'purchasedAt',
+    });
+  return d;
 }
-
-const invalid = (field: string, message: string) => new ApiError('invalid_body', { message, field });
 
 async function requireCustomer(accounts: Accounts, customerId: string): Promise<void> {
   if ((await accounts.customer(customerId)) === null) throw new ApiError('customer_not_found', { field: 'customer' });
 }
 
-const HANDLERS: Record<AdminCommand, (accounts: Accounts, body: Json) => Promise<Json>> = {
-  async 'customer create'(accounts, body) {
-    const f = new Fields(body, ['email']);
-    const c = await accounts.createCustomer(f.text('email'));
+/** The fields of every command's body; which one takes which, and which it requires, is in ADMIN_FORMS. */
+interface Fields {
+  email?: string;
+  customer?: string;
+  credits?: number;
+  purchasedAt?: string;
+  id?: string;
+  name?: string;
+}
+
+const HANDLERS: Record<AdminCommand, (accounts: Accounts, body: Fields) => Promise<Json>> = {
+  async 'customer create'(accounts, { email }) {
+    const c = await accounts.createCustomer(email!);
     return { id: c.id, email: c.email, createdAt: c.createdAt };
   },
-  async 'pack grant'(accounts, body) {
-    const f = new Fields(body, ['customer', 'credits', 'purchasedAt']);
+  async 'pack grant'(accounts, { customer, credits, purchasedAt }) {
     const pack = await accounts.grantPack({
-      customerId: f.text('customer'),
-      credits: f.count('credits')!,
-      purchasedAt: f.instant('purchasedAt'),
+      customerId: customer!,
+      credits: credits!,
+      purchasedAt: instantOf(purchasedAt),
     });
     return { ...pack };
   },
-  async 'pack refund'(accounts, body) {
-    const f = new Fields(body, ['id']);
-    return { ...(await accounts.refundPack(f.text('id'))) };
+  async 'pack refund'(accounts, { id }) {
+    return { ...(await accounts.refundPack(id!)) };
   },
-  async 'key issue'(accounts, body) {
-    const f = new Fields(body, ['customer', 'name']);
-    const k = await accounts.issueKey(f.text('customer'), { name: f.text('name', true) });
+  async 'key issue'(accounts, { customer, name }) {
+    const k = await accounts.issueKey(customer!, { name });
     return { id: k.id, key: k.key, start: k.start, customerId: k.customerId, name: k.name, createdAt: k.createdAt };
   },
-  async 'key revoke'(accounts, body) {
-    const f = new Fields(body, ['id']);
-    const k = await accounts.revokeKey(f.text('id'));
+  async 'key revoke'(accounts, { id }) {
+    const k = await accounts.revokeKey(id!);
     return { id: k.id, customerId: k.customerId, start: k.start, revokedAt: k.revokedAt };
   },
-  async 'key list'(accounts, body) {
-    const f = new Fields(body, ['customer']);
-    const customerId = f.text('customer');
-    return { customerId, keys: await accounts.listKeys(customerId) };
+  async 'key list'(accounts, { customer }) {
+    return { customerId: customer, keys: await accounts.listKeys(customer!) };
   },
-  async credits(accounts, body) {
-    const f = new Fields(body, ['customer']);
-    const customerId = f.text('customer');
-    await requireCustomer(accounts, customerId);
-    const { available, reserved } = await accounts.balance(customerId);
-    return { customerId, available, reserved, ledger: await accounts.ledger(customerId, LEDGER_SHOWN) };
+  async credits(accounts, { customer }) {
+    await requireCustomer(accounts, customer!);
+    const { available, reserved } = await accounts.balance(customer!);
+    return { customerId: customer, available, reserved, ledger: await accounts.ledger(customer!, LEDGER_SHOWN) };
   },
   /** A customer (reused when the e-mail exists), a test pack unless one is active, and a new key. */
-  async quickstart(accounts, body) {
-    const f = new Fields(body, ['email', 'credits']);
-    const email = f.text('email', true) ?? QUICKSTART_EMAIL;
-    const credits = f.count('credits', true) ?? QUICKSTART_CREDITS;
+  async quickstart(accounts, { email = QUICKSTART_EMAIL, credits = QUICKSTART_CREDITS }) {
     const customer = (await accounts.customerByEmail(email)) ?? (await accounts.createCustomer(email));
     const pack =
       (await accounts.activePack(customer.id)) ?? (await accounts.grantPack({ customerId: customer.id, credits }));
@@ -140,9 +114,10 @@ const HANDLERS: Record<AdminCommand, (accounts: Accounts, body: Json) => Promise
 
 /** Runs one command in this process, against these accounts. */
 export async function runAdminCommand(accounts: Accounts, command: AdminCommand, body: unknown): Promise<Json> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new ApiError('invalid_body', { message: 'The body must be a JSON object.' });
-  return HANDLERS[command](accounts, body as Json);
+  const form = command.replace(' ', '_') as AdminForm;
+  const check = validators[form];
+  if (!check(body)) throw formError(check.errors![0]!, (field) => describeAdminField(form, field));
+  return HANDLERS[command](accounts, body as Fields);
 }
 
 /** An admin API command, to mount on a server: it answers `handle(body)` as JSON, status 200. */

@@ -1,4 +1,3 @@
-import { PASSWORD_MAX_LENGTH } from '../accounts/index.js';
 import type { ApiKeyInfo, LedgerEntry, Pack, People, User } from '../accounts/types.js';
 import { ApiError } from '../errors.js';
 import { admitCustomerCall, requireStudio } from '../gateway/customer-checks.js';
@@ -20,8 +19,11 @@ export interface AccountDeps extends GatewayDeps {
 /** Ledger entries and usage days the dashboard may ask for at most. */
 const MAX_LEDGER = 200;
 const MAX_USAGE_DAYS = 90;
-/** Long enough for any address (RFC 5321: 254) and the longest password. */
-const CREDENTIAL_MAX = Math.max(254, PASSWORD_MAX_LENGTH * 4);
+
+interface Credentials {
+  email: string;
+  password: string;
+}
 
 const userJson = (u: User) => ({ email: u.email, customerId: u.customerId, createdAt: u.createdAt });
 const keyJson = (k: ApiKeyInfo) => ({
@@ -68,8 +70,6 @@ const ok = (ctx: RequestContext, body: Record<string, unknown>) => ctx.reply.jso
  */
 export function accountRoutes(deps: AccountDeps): Route[] {
   const { accounts, people, cookies, visitors } = deps;
-  const credentials = (ctx: RequestContext) =>
-    readForm(ctx, { required: ['email', 'password'], maxLength: CREDENTIAL_MAX });
   const route = (method: 'GET' | 'POST', path: string, summary: string, response: string, body?: string) =>
     ({ method, path, doc: { summary, response, ...(body && { body }) } }) as const;
 
@@ -98,7 +98,7 @@ export function accountRoutes(deps: AccountDeps): Route[] {
       handler: async (ctx) => {
         cookies.checkPreSession(ctx);
         await visitors.attempt(ctx.remoteAddress);
-        const { email, password } = await credentials(ctx);
+        const { email, password } = await readForm<Credentials>(ctx, 'credentials');
         const session = await people.signUp(email, password);
         ok(ctx, { user: userJson(session.user), csrfToken: cookies.begin(ctx, session) });
       },
@@ -109,11 +109,11 @@ export function accountRoutes(deps: AccountDeps): Route[] {
         '/api/session/signin',
         'Signs this browser in with a new session. Attempts are limited per client address (QR_LIMIT_SIGNIN per 15 minutes) and per account (half that).',
         '{ success, user, csrfToken }; sets the session cookie.',
-        'credentials',
+        'signIn',
       ),
       handler: async (ctx) => {
         cookies.checkPreSession(ctx);
-        const { email, password } = await credentials(ctx);
+        const { email, password } = await readForm<Credentials>(ctx, 'signIn');
         await visitors.attempt(ctx.remoteAddress, email);
         const session = await people.signIn(email, password);
         if (session === null) throw new ApiError('invalid_credentials');
@@ -205,7 +205,7 @@ export function accountRoutes(deps: AccountDeps): Route[] {
         'keyName',
       ),
       handler: async (ctx, { user }) => {
-        const { name } = await readForm(ctx, { required: [], optional: ['name'], maxLength: 100 });
+        const { name } = await readForm<{ name?: string }>(ctx, 'keyName');
         await requireStudio(accounts, user.customerId, deps.settings);
         const k = await accounts.issueKey(user.customerId, { name });
         ok(ctx, { key: { ...keyJson(k), key: k.key } });

@@ -1,30 +1,8 @@
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/index.js';
 import { type EngineClient, relayCall } from '../gateway/engine-client.js';
 import type { Route } from '../http/router.js';
 import { forward } from '../http/upstream.js';
 import { buildOpenApi, type OpenApiChannel } from '../schema/openapi.js';
-
-const SCHEMAS = {
-  credentials: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['email', 'password'],
-    properties: {
-      email: { type: 'string', maxLength: 254, description: 'E-mail address; compared case-insensitively.' },
-      password: {
-        type: 'string',
-        minLength: PASSWORD_MIN_LENGTH,
-        maxLength: PASSWORD_MAX_LENGTH,
-        description: `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters; stored as an argon2id hash.`,
-      },
-    },
-  },
-  keyName: {
-    type: 'object',
-    additionalProperties: false,
-    properties: { name: { type: 'string', minLength: 1, maxLength: 100, description: 'A label for the key.' } },
-  },
-};
+import { SITE_FORMS } from './forms.js';
 
 /**
  * The consumer site's channel: API keys for the /api/v1 gateway and the direct server-AI endpoint; the
@@ -52,7 +30,7 @@ const SITE_CHANNEL: OpenApiChannel = {
         'The session cookie set by sign-in or sign-up (HttpOnly, SameSite=Lax; __Host-qrf_session and Secure over TLS). Every POST also sends X-CSRF-Token, the csrfToken of GET /api/session: without it, 403 csrf_failed. No session: 401 session_required.',
     },
   },
-  schemas: SCHEMAS,
+  schemas: SITE_FORMS,
   // apiKey, the first scheme, is the document's default.
   securityOf: ({ guard }) =>
     guard === undefined ? [] : guard.scheme === 'apiKey' ? undefined : [{ [guard.scheme]: [] }],
