@@ -34,7 +34,7 @@ export interface Guard<C = unknown> {
 /** What the OpenAPI document says of a route; the request schema is named, never copied. */
 export interface RouteDoc {
   summary: string;
-  /** Name of the request body's schema in the schema registry. */
+  /** Name of the request body's schema in the schema registry, or in the channel's own (the site's forms). */
   body?: string;
   /** The success response, in a sentence. */
   response: string;
@@ -48,8 +48,9 @@ export interface Route {
   path: string;
   handler: Handler;
   /**
-   * Who may call the route. Unset: marketplace callers (the proxy secret) and signed relays from the
-   * consumer site; `public`: anyone; `relay`: signed relays only.
+   * Who may call the route on an engine. Unset: marketplace callers (the proxy secret) and signed relays
+   * from the consumer site; `public`: anyone; `relay`: signed relays only. The site has neither a proxy
+   * secret nor relays: there the guard alone decides.
    */
   auth?: 'public' | 'relay';
   /** Checked before the handler; a route without one is open to anyone who passes `auth`. */
