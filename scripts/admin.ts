@@ -17,8 +17,8 @@ import { isApiError } from '../src/errors.js';
 // neither the drivers nor Redis.
 import { type UsageReport, usageCsv, usageRows } from '../src/marketplace/report.js';
 import { USAGE_ADMIN_PATH } from '../src/marketplace/usage-command.js';
-import { type AdminApiFiles, ENGINE_ADMIN, readAdminToken, SITE_ADMIN } from '../src/site/admin-access.js';
-import { ADMIN_COMMANDS, type AdminCommand, adminPath, runAdminCommand } from '../src/site/admin-routes.js';
+import { type AdminApiFiles, ENGINE_ADMIN, readAdminToken, SITE_ADMIN } from '../src/admin/access.js';
+import { ADMIN_COMMANDS, type AdminCommand, adminPath, runAdminCommand } from '../src/admin/routes.js';
 import { DataDirBusyError, type LockHolder, readDataDirLock } from '../src/store/data-dir-lock.js';
 
 const USAGE = `usage: npm run -s admin -- <command> [options] [--json]

@@ -23,8 +23,8 @@ import { InProcessReplayMemory, RedisReplayMemory, type ReplayMemory } from './r
 import { RenderCache } from './render/cache.js';
 import { RenderPool } from './render/pool.js';
 import type { Service } from './service.js';
-import { type AdminAccess, ENGINE_ADMIN, openAdminAccess } from './site/admin-access.js';
-import { type AdminRoute, adminHttpRoutes } from './site/admin-routes.js';
+import { type AdminAccess, ENGINE_ADMIN, openAdminAccess } from './admin/access.js';
+import { type AdminRoute, adminHttpRoutes } from './admin/routes.js';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 

@@ -5,7 +5,7 @@ import type { Customer } from './types.js';
 
 /** A plausible address: something@something, no spaces, at most 254 characters (RFC 5321's path limit). */
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
-const MAX_EMAIL_LENGTH = 254;
+export const MAX_EMAIL_LENGTH = 254;
 
 interface CustomerRow {
   id: string;

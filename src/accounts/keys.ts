@@ -6,7 +6,7 @@ import { keyStart, newKey } from './key-format.js';
 import { keyDigest } from './pepper.js';
 import type { ApiKeyInfo, IssuedKey, KeyOwner } from './types.js';
 
-const MAX_NAME_LENGTH = 100;
+export const MAX_NAME_LENGTH = 100;
 
 interface KeyRow {
   id: string;

@@ -2,7 +2,8 @@ import { hash } from 'node:crypto';
 import { BoundedCache } from '../cache/bounded-cache.js';
 import { ifNoneMatch } from '../http/etag.js';
 import type { RequestContext } from '../http/router.js';
-import { type RelayCall, type Relayed, WHOLE_UP_TO_BYTES } from './engine-client.js';
+import type { Relayed } from '../http/upstream.js';
+import { type RelayCall, WHOLE_UP_TO_BYTES } from './engine-client.js';
 
 /**
  * How a gateway route's answer can be kept on the site: it is a function of the relayed call alone (method,

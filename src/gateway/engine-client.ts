@@ -3,6 +3,7 @@ import { BalancedPool, type Dispatcher, errors, Pool } from 'undici';
 import { socketPathOf } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { ClientGone } from '../http/response.js';
+import type { Relayed } from '../http/upstream.js';
 import { bodySha256, signRelay } from '../relay/signature.js';
 
 /** Request headers the engine may see: never the key, cookies or anything else of the caller's identity. */
@@ -18,14 +19,21 @@ const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'c
  */
 export const WHOLE_UP_TO_BYTES = 64 * 1024;
 
-export interface Relayed {
-  status: number;
-  headers: Record<string, string>;
-  /** Content-Length of the engine's answer; undefined when it streamed one of unknown length. */
-  length: number | undefined;
-  /** The whole answer (its length known and at most WHOLE_UP_TO_BYTES), or a stream of it. */
-  body: Uint8Array | Readable;
-}
+/**
+ * Whom a relayed call acts for: a customer the site has checked (a key's owner, a signed-in account); a
+ * visitor, the Studio's calls without an account, which the site limits by client address; or nobody,
+ * for the engine's public routes, relayed unsigned.
+ */
+export type RelayCaller = { customerId: string } | 'visitor' | 'public';
+
+/**
+ * The customer id a visitor's calls are signed for: the signature names one on every relay, and no
+ * customer's takes this form (theirs are cus_…).
+ */
+const VISITOR_ID = 'studio-anonymous';
+
+const signedIdOf = (caller: RelayCaller): string | undefined =>
+  caller === 'public' ? undefined : caller === 'visitor' ? VISITOR_ID : caller.customerId;
 
 export interface RelayCall {
   method: 'GET' | 'POST';
@@ -35,8 +43,7 @@ export interface RelayCall {
   body: Uint8Array;
   /** bodySha256(body), made by relayCall: hashed once per call, for the relay signature and the edge cache key. */
   bodySha256: string;
-  /** Whom the call is for; undefined for the engine's public routes, which are relayed unsigned. */
-  customerId: string | undefined;
+  caller: RelayCaller;
   /** The client's going away (`ctx.reply.gone`) abandons the call. */
   signal: ClientGone | AbortSignal;
 }
@@ -186,15 +193,16 @@ export class EngineClient {
   }
 
   async relay(call: RelayCall): Promise<Relayed> {
+    const customerId = signedIdOf(call.caller);
     const headers: Record<string, string> =
-      call.customerId === undefined
+      customerId === undefined
         ? {}
         : signRelay({
             secret: this.secrets,
             method: call.method,
             pathWithQuery: call.path,
             bodySha256: call.bodySha256,
-            customerId: call.customerId,
+            customerId,
           });
     for (const name of FORWARDED_REQUEST_HEADERS) {
       const v = call.headers[name];

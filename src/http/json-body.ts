@@ -1,4 +1,5 @@
-import { ApiError } from '../errors.js';
+import { ApiError, isApiError } from '../errors.js';
+import type { RequestContext } from './router.js';
 
 /** Keys that could reach an object's prototype when a parsed body is merged or spread later. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -30,4 +31,38 @@ export function parseJsonBody(body: Uint8Array): unknown {
   }
   if (refused) throw refused;
   return value;
+}
+
+/**
+ * A consumer request's body as sent, once its Content-Type says JSON. Refusals in the consumer channel's
+ * lowercase codes: the front end's PAYLOAD_TOO_LARGE and REQUEST_TIMEOUT are renamed.
+ */
+export async function jsonBytes(ctx: RequestContext): Promise<Uint8Array> {
+  const type = (ctx.headers['content-type'] ?? '').toLowerCase();
+  if (type.startsWith('multipart/')) throw new ApiError('multipart_not_supported');
+  if (!/^application\/json\s*(;|$)/.test(type)) {
+    throw new ApiError('invalid_body', {
+      message: `The gateway accepts JSON bodies only; Content-Type was ${type === '' ? 'missing' : `"${type}"`}.`,
+    });
+  }
+  try {
+    return await ctx.body();
+  } catch (e) {
+    if (isApiError(e) && e.code === 'PAYLOAD_TOO_LARGE') throw new ApiError('payload_too_large', { cause: e });
+    if (isApiError(e) && e.code === 'REQUEST_TIMEOUT')
+      throw new ApiError('request_timeout', { message: e.message, cause: e });
+    throw e;
+  }
+}
+
+/**
+ * Refuses, with the consumer's invalid_body, a body that is not JSON at all (nor UTF-8). Whether the JSON
+ * is a request the engine takes is the engine's to say, in its own codes.
+ */
+export function requireJson(bytes: Uint8Array): void {
+  try {
+    JSON.parse(utf8.decode(bytes));
+  } catch (e) {
+    throw new ApiError('invalid_body', { message: `Body could not be parsed: ${(e as Error).message}` });
+  }
 }

@@ -18,12 +18,23 @@ export interface RequestContext {
   customerId: string | undefined;
 }
 
-export type Handler = (ctx: RequestContext) => Promise<void> | void;
+/** `caller`: what the route's guard admitted (undefined without a guard). */
+export type Handler = (ctx: RequestContext, caller?: unknown) => Promise<void> | void;
+
+/**
+ * Who may call a route, checked by the front end before its handler runs: `admit` refuses the request
+ * (throws the error to answer) or returns the caller, which the handler is given. `scheme` names the
+ * OpenAPI security scheme the guard checks, so the document says what is enforced.
+ */
+export interface Guard<C = unknown> {
+  scheme: string;
+  admit(ctx: RequestContext): Promise<C> | C;
+}
 
 /** What the OpenAPI document says of a route; the request schema is named, never copied. */
 export interface RouteDoc {
   summary: string;
-  /** Name of the request body's schema in the schema registry. */
+  /** Name of the request body's schema in the schema registry, or in the channel's own (the site's forms). */
   body?: string;
   /** The success response, in a sentence. */
   response: string;
@@ -37,11 +48,23 @@ export interface Route {
   path: string;
   handler: Handler;
   /**
-   * Who may call the route. Unset: marketplace callers (the proxy secret) and signed relays from the
-   * consumer site; `public`: anyone; `relay`: signed relays only.
+   * Who may call the route on an engine. Unset: marketplace callers (the proxy secret) and signed relays
+   * from the consumer site; `public`: anyone; `relay`: signed relays only. The site has neither a proxy
+   * secret nor relays: there the guard alone decides.
    */
   auth?: 'public' | 'relay';
+  /** Checked before the handler; a route without one is open to anyone who passes `auth`. */
+  guard?: Guard;
   doc?: RouteDoc;
+}
+
+/** A route behind `guard`, its handler given the caller the guard admitted. */
+export function guarded<C>(
+  guard: Guard<C>,
+  route: Omit<Route, 'guard' | 'handler'> & { handler: (ctx: RequestContext, caller: C) => Promise<void> | void },
+): Route {
+  // The front end passes a guarded route's handler what its guard returned.
+  return { ...route, guard, handler: (ctx, caller) => route.handler(ctx, caller as C) };
 }
 
 export type Match = { route: Route; params: Record<string, string> } | { allowed: Method[] } | null;

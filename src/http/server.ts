@@ -30,7 +30,8 @@ const EMPTY = new Uint8Array(0);
 
 /**
  * Runs a handler and turns whatever it throws into the error envelope. A relayed request is verified
- * first, once its body is in: the signature covers the body.
+ * first, once its body is in: the signature covers the body; then the route's guard, whose caller the
+ * handler is given.
  */
 async function dispatch(
   route: Route,
@@ -39,7 +40,7 @@ async function dispatch(
 ): Promise<void> {
   try {
     if (verifyRelay) ctx.customerId = (await verifyRelay(await ctx.body())).customerId;
-    await route.handler(ctx);
+    await route.handler(ctx, await route.guard?.admit(ctx));
   } catch (e) {
     if (isApiError(e)) ctx.reply.error(e);
     // Work abandoned because the client went away (an aborted relay or LLM call) is nobody's error.

@@ -1,11 +1,11 @@
-import { PASSWORD_MAX_LENGTH } from '../accounts/index.js';
 import type { ApiKeyInfo, LedgerEntry, Pack, People, User } from '../accounts/types.js';
 import { ApiError } from '../errors.js';
-import { requireStudio } from '../gateway/edge.js';
+import { admitCustomerCall, requireStudio } from '../gateway/customer-checks.js';
 import { relayCall } from '../gateway/engine-client.js';
-import { type GatewayDeps, jsonBody, relayServerAi } from '../gateway/gateway.js';
-import { rateLimitedError } from '../gateway/limits.js';
-import type { RequestContext, Route } from '../http/router.js';
+import type { GatewayDeps } from '../gateway/gateway.js';
+import { relayServerAi } from '../gateway/server-ai.js';
+import { jsonBytes } from '../http/json-body.js';
+import { guarded, type RequestContext, type Route } from '../http/router.js';
 import type {
   AccountJson,
   IssuedKeyJson,
@@ -30,8 +30,11 @@ export interface AccountDeps extends GatewayDeps {
 /** Ledger entries and usage days the dashboard may ask for at most. */
 const MAX_LEDGER = 200;
 const MAX_USAGE_DAYS = 90;
-/** Long enough for any address (RFC 5321: 254) and the longest password. */
-const CREDENTIAL_MAX = Math.max(254, PASSWORD_MAX_LENGTH * 4);
+
+interface Credentials {
+  email: string;
+  password: string;
+}
 
 const userJson = (u: User): UserJson<Date> => ({ email: u.email, customerId: u.customerId, createdAt: u.createdAt });
 const keyJson = (k: ApiKeyInfo): KeyJson<Date> => ({
@@ -78,10 +81,8 @@ const ok = (ctx: RequestContext, body: Record<string, unknown>) => ctx.reply.jso
  */
 export function accountRoutes(deps: AccountDeps): Route[] {
   const { accounts, people, cookies, visitors } = deps;
-  const credentials = (ctx: RequestContext) =>
-    readForm(ctx, { required: ['email', 'password'], maxLength: CREDENTIAL_MAX });
   const route = (method: 'GET' | 'POST', path: string, summary: string, response: string, body?: string) =>
-    ({ method, path, auth: 'public', doc: { summary, response, ...(body && { body }) } }) as const;
+    ({ method, path, doc: { summary, response, ...(body && { body }) } }) as const;
 
   return [
     {
@@ -114,7 +115,7 @@ export function accountRoutes(deps: AccountDeps): Route[] {
       handler: async (ctx) => {
         cookies.checkPreSession(ctx);
         await visitors.attempt(ctx.remoteAddress);
-        const { email, password } = await credentials(ctx);
+        const { email, password } = await readForm<Credentials>(ctx, 'credentials');
         const session = await people.signUp(email, password);
         ok(ctx, { user: userJson(session.user), csrfToken: cookies.begin(ctx, session) } satisfies SignedInJson<Date>);
       },
@@ -125,49 +126,46 @@ export function accountRoutes(deps: AccountDeps): Route[] {
         '/api/session/signin',
         'Signs this browser in with a new session. Attempts are limited per client address (QR_LIMIT_SIGNIN per 15 minutes) and per account (half that).',
         '{ success, user, csrfToken }; sets the session cookie.',
-        'credentials',
+        'signIn',
       ),
       handler: async (ctx) => {
         cookies.checkPreSession(ctx);
-        const { email, password } = await credentials(ctx);
+        const { email, password } = await readForm<Credentials>(ctx, 'signIn');
         await visitors.attempt(ctx.remoteAddress, email);
         const session = await people.signIn(email, password);
         if (session === null) throw new ApiError('invalid_credentials');
         ok(ctx, { user: userJson(session.user), csrfToken: cookies.begin(ctx, session) } satisfies SignedInJson<Date>);
       },
     },
-    {
+    guarded(cookies.guard, {
       ...route('POST', '/api/session/signout', 'Ends this browser’s session.', '{ success }; deletes the cookie.'),
-      handler: async (ctx) => {
-        const s = await cookies.requireForChange(ctx);
+      handler: async (ctx, s) => {
         await people.signOut(s.token);
         cookies.end(ctx);
         ok(ctx, {});
       },
-    },
-    {
+    }),
+    guarded(cookies.guard, {
       ...route(
         'POST',
         '/api/session/signout-everywhere',
         'Ends every session of the account, on every browser, this one included.',
         '{ success, ended }',
       ),
-      handler: async (ctx) => {
-        const s = await cookies.requireForChange(ctx);
+      handler: async (ctx, s) => {
         const ended = await people.signOutEverywhere(s.user.id);
         cookies.end(ctx);
         ok(ctx, { ended });
       },
-    },
-    {
+    }),
+    guarded(cookies.guard, {
       ...route(
         'GET',
         '/api/account',
         'The account: the active Studio pack and when it ends, every pack, and the credits left.',
         '{ success, user, activePack: pack | null, packs: [{ id, credits, remaining, purchasedAt, expiresAt, refundedAt }], credits: { available, reserved } }',
       ),
-      handler: async (ctx) => {
-        const { user } = await cookies.require(ctx);
+      handler: async (ctx, { user }) => {
         const [active, packs, credits] = await Promise.all([
           accounts.activePack(user.customerId),
           accounts.listPacks(user.customerId),
@@ -180,46 +178,43 @@ export function accountRoutes(deps: AccountDeps): Route[] {
           credits,
         } satisfies AccountJson<Date>);
       },
-    },
-    {
+    }),
+    guarded(cookies.guard, {
       ...route(
         'GET',
         '/api/account/ledger',
         `The account's credit movements, newest first (grant, reserve, commit, release, expire, refund); ?limit= up to ${MAX_LEDGER}, default 50.`,
         '{ success, ledger: [{ id, kind, packId, remainingChange, heldChange, createdAt }] }',
       ),
-      handler: async (ctx) => {
-        const { user } = await cookies.require(ctx);
+      handler: async (ctx, { user }) => {
         const limit = countParam(ctx, 'limit', 50, MAX_LEDGER);
         ok(ctx, { ledger: (await accounts.ledger(user.customerId, limit)).map(ledgerJson) });
       },
-    },
-    {
+    }),
+    guarded(cookies.guard, {
       ...route(
         'GET',
         '/api/account/usage',
         `Use per UTC day, oldest first: API calls by limit class and AI credits spent; ?days= up to ${MAX_USAGE_DAYS}, default 30.`,
         '{ success, days: [{ day, general, generation, ai, creditsSpent }] }',
       ),
-      handler: async (ctx) => {
-        const { user } = await cookies.require(ctx);
+      handler: async (ctx, { user }) => {
         const days: UsageDayJson[] = await accounts.usage(user.customerId, countParam(ctx, 'days', 30, MAX_USAGE_DAYS));
         ok(ctx, { days });
       },
-    },
-    {
+    }),
+    guarded(cookies.guard, {
       ...route(
         'GET',
         '/api/account/keys',
         'The account’s API keys, revoked ones included: the displayed start, never the key.',
         '{ success, keys: [{ id, start, name, createdAt, lastUsedAt, revokedAt }] }',
       ),
-      handler: async (ctx) => {
-        const { user } = await cookies.require(ctx);
+      handler: async (ctx, { user }) => {
         ok(ctx, { keys: (await accounts.listKeys(user.customerId)).map(keyJson) });
       },
-    },
-    {
+    }),
+    guarded(cookies.guard, {
       ...route(
         'POST',
         '/api/account/keys',
@@ -227,29 +222,27 @@ export function accountRoutes(deps: AccountDeps): Route[] {
         '{ success, key: { id, key, start, name, createdAt } }',
         'keyName',
       ),
-      handler: async (ctx) => {
-        const { user } = await cookies.requireForChange(ctx);
-        const { name } = await readForm(ctx, { required: [], optional: ['name'], maxLength: 100 });
+      handler: async (ctx, { user }) => {
+        const { name } = await readForm<{ name?: string }>(ctx, 'keyName');
         await requireStudio(accounts, user.customerId, deps.settings);
         const k = await accounts.issueKey(user.customerId, { name });
         ok(ctx, { key: { ...keyJson(k), key: k.key } satisfies IssuedKeyJson<Date> });
       },
-    },
-    {
+    }),
+    guarded(cookies.guard, {
       ...route(
         'POST',
         '/api/account/keys/:id/revoke',
         'Revokes one of the account’s keys: from then on (within 1 s on every instance) the gateway answers it 401 invalid_api_key. Another account’s key is 404 api_key_not_found.',
         '{ success, key: { id, start, name, createdAt, lastUsedAt, revokedAt } }',
       ),
-      handler: async (ctx) => {
-        const { user } = await cookies.requireForChange(ctx);
+      handler: async (ctx, { user }) => {
         const own = (await accounts.listKeys(user.customerId)).some((k) => k.id === ctx.params.id);
         if (!own) throw new ApiError('api_key_not_found', { field: 'id' });
         ok(ctx, { key: keyJson(await accounts.revokeKey(ctx.params.id!)) });
       },
-    },
-    {
+    }),
+    guarded(cookies.guard, {
       ...route(
         'POST',
         '/api/account/ai',
@@ -257,22 +250,18 @@ export function accountRoutes(deps: AccountDeps): Route[] {
         'As POST /api/qr/ai/generate/server, with creditsRemaining.',
         'aiGenerateManaged',
       ),
-      handler: async (ctx) => {
-        const { user } = await cookies.requireForChange(ctx);
-        const limit = await deps.limiter.consume(user.customerId, 'ai');
-        if (!limit.allowed) throw rateLimitedError(limit);
-        for (const [k, v] of Object.entries(limit.headers)) ctx.reply.header(k, v);
-        await requireStudio(accounts, user.customerId, deps.settings);
+      handler: async (ctx, { user }) => {
+        await admitCustomerCall(deps, ctx, user.customerId, 'ai');
         const call = relayCall({
           method: 'POST',
           path: '/api/qr/ai/generate/server',
           headers: ctx.headers,
-          body: await jsonBody(ctx),
-          customerId: user.customerId,
+          body: await jsonBytes(ctx),
+          caller: user,
           signal: ctx.reply.abort.signal,
         });
-        await relayServerAi(deps, user, ctx, call);
+        await relayServerAi(deps, user.customerId, ctx, call);
       },
-    },
+    }),
   ];
 }

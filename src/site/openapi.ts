@@ -1,68 +1,40 @@
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/index.js';
 import { type EngineClient, relayCall } from '../gateway/engine-client.js';
-import { forward } from '../gateway/gateway.js';
 import type { Route } from '../http/router.js';
+import { forward } from '../http/upstream.js';
 import { buildOpenApi, type OpenApiChannel } from '../schema/openapi.js';
-import { ANONYMOUS_CUSTOMER } from './studio-routes.js';
-
-/** Who may call a site route, as its OpenAPI document says. */
-export type SiteAccess = 'apiKey' | 'session' | 'none';
-
-const SCHEMAS = {
-  credentials: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['email', 'password'],
-    properties: {
-      email: { type: 'string', maxLength: 254, description: 'E-mail address; compared case-insensitively.' },
-      password: {
-        type: 'string',
-        minLength: PASSWORD_MIN_LENGTH,
-        maxLength: PASSWORD_MAX_LENGTH,
-        description: `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters; stored as an argon2id hash.`,
-      },
-    },
-  },
-  keyName: {
-    type: 'object',
-    additionalProperties: false,
-    properties: { name: { type: 'string', minLength: 1, maxLength: 100, description: 'A label for the key.' } },
-  },
-};
+import { SITE_FORMS } from './forms.js';
 
 /**
  * The consumer site's channel: API keys for the /api/v1 gateway and the direct server-AI endpoint; the
  * browser session (cookie plus X-CSRF-Token) for the account routes the pages call; nothing for the
- * Studio's anonymous routes, which are limited per client address instead.
+ * Studio's anonymous routes, which are limited per client address instead. A route's security is the
+ * scheme of the guard it declares, the one the front end enforces.
  */
-function siteChannel(access: (route: Route) => SiteAccess): OpenApiChannel {
-  return {
-    title: 'qrfarm consumer site',
-    description:
-      'The consumer channel: the /api/v1 gateway (X-API-Key, an active Studio pack), the pages’ session routes (sign-up, sign-in, keys, credits, usage), and the Studio’s anonymous routes. The engine’s own document is at /api/engine/openapi.json.',
-    securitySchemes: {
-      apiKey: {
-        type: 'apiKey',
-        in: 'header',
-        name: 'X-API-Key',
-        description:
-          'A key issued from the dashboard (qrf_…). Missing: 401 missing_api_key; unknown, revoked or malformed: 401 invalid_api_key; no active Studio pack: 402 studio_required.',
-      },
-      session: {
-        type: 'apiKey',
-        in: 'cookie',
-        name: 'qrf_session',
-        description:
-          'The session cookie set by sign-in or sign-up (HttpOnly, SameSite=Lax; __Host-qrf_session and Secure over TLS). Every POST also sends X-CSRF-Token, the csrfToken of GET /api/session: without it, 403 csrf_failed. No session: 401 session_required.',
-      },
+const SITE_CHANNEL: OpenApiChannel = {
+  title: 'qrfarm consumer site',
+  description:
+    'The consumer channel: the /api/v1 gateway (X-API-Key, an active Studio pack), the pages’ session routes (sign-up, sign-in, keys, credits, usage), and the Studio’s anonymous routes. The engine’s own document is at /api/engine/openapi.json.',
+  securitySchemes: {
+    apiKey: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+      description:
+        'A key issued from the dashboard (qrf_…). Missing: 401 missing_api_key; unknown, revoked or malformed: 401 invalid_api_key; no active Studio pack: 402 studio_required.',
     },
-    schemas: SCHEMAS,
-    securityOf: (route) => {
-      const a = access(route);
-      return a === 'none' ? [] : a === 'session' ? [{ session: [] }] : undefined;
+    session: {
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'qrf_session',
+      description:
+        'The session cookie set by sign-in or sign-up (HttpOnly, SameSite=Lax; __Host-qrf_session and Secure over TLS). Every POST also sends X-CSRF-Token, the csrfToken of GET /api/session: without it, 403 csrf_failed. No session: 401 session_required.',
     },
-  };
-}
+  },
+  schemas: SITE_FORMS,
+  // apiKey, the first scheme, is the document's default.
+  securityOf: ({ guard }) =>
+    guard === undefined ? [] : guard.scheme === 'apiKey' ? undefined : [{ [guard.scheme]: [] }],
+};
 
 /**
  * GET /api/openapi.json: the site's routes as `routes()` lists them when first asked; GET
@@ -70,7 +42,6 @@ function siteChannel(access: (route: Route) => SiteAccess): OpenApiChannel {
  */
 export function openApiRoutes(
   routes: () => Route[],
-  access: (route: Route) => SiteAccess,
   engine: EngineClient,
   version: string,
   maxOutputBytes: number,
@@ -83,7 +54,7 @@ export function openApiRoutes(
       auth: 'public',
       doc: { summary: 'This OpenAPI document: the consumer site’s routes.', response: 'OpenAPI 3.1.' },
       handler: (ctx) => {
-        document ??= JSON.stringify(buildOpenApi(routes(), version, 'X-API-Key', siteChannel(access)));
+        document ??= JSON.stringify(buildOpenApi(routes(), version, 'X-API-Key', SITE_CHANNEL));
         ctx.reply.send(200, { 'Content-Type': 'application/json' }, document);
       },
     },
@@ -101,7 +72,7 @@ export function openApiRoutes(
           path: '/api/openapi.json',
           headers: {},
           body: new Uint8Array(0),
-          customerId: ANONYMOUS_CUSTOMER,
+          caller: 'visitor',
           signal: ctx.reply.gone,
         });
         const r = await engine.relay(call);

@@ -12,14 +12,14 @@ import { EdgeCache } from '../gateway/edge-cache.js';
 import { EngineClient } from '../gateway/engine-client.js';
 import { gatewayRoutes } from '../gateway/gateway.js';
 import { CustomerLimiter } from '../gateway/limits.js';
+import { type AdminAccess, openAdminAccess } from '../admin/access.js';
+import { adminHttpRoutes, adminRoutes } from '../admin/routes.js';
 import type { RequestAuth } from '../http/auth.js';
 import type { Route } from '../http/router.js';
 import { startHttp } from '../http/server.js';
 import type { LoadedUws } from '../http/uws.js';
 import { connectRedis } from '../redis.js';
 import { openStore } from '../store/index.js';
-import { type AdminAccess, openAdminAccess } from './admin-access.js';
-import { adminHttpRoutes, adminRoutes } from './admin-routes.js';
 import { webRoutes } from './web.js';
 
 export interface SiteOptions {
@@ -33,12 +33,14 @@ export interface SiteOptions {
 export interface RunningSite {
   port: number;
   accounts: Accounts;
+  /** Every route it serves, each with the guard it is behind. */
+  routes: readonly Route[];
   close(): Promise<void>;
 }
 
 /**
- * The site has no proxy secret and takes no relays: each gateway route checks the caller's API key itself,
- * and relay headers a client sends are ignored like any other.
+ * The site has no proxy secret and takes no relays: who may call a route is its guard's to say (an API
+ * key, a session, the admin token), and relay headers a client sends are ignored like any other.
  */
 const SITE_AUTH: RequestAuth = {
   admit: () => false,
@@ -152,6 +154,7 @@ export async function startSite(
   return {
     port: http.port,
     accounts,
+    routes,
     close: async () => {
       http.close();
       await receipts?.close();

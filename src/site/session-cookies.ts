@@ -1,7 +1,7 @@
 import { csrfTokenOf, newSessionToken, SESSION_LIFETIME_MS, sameToken } from '../accounts/index.js';
 import type { NewSession, People, User } from '../accounts/types.js';
 import { ApiError } from '../errors.js';
-import type { RequestContext } from '../http/router.js';
+import type { Guard, RequestContext } from '../http/router.js';
 import { readCookies, setCookie } from './cookies.js';
 
 export interface SignedIn {
@@ -42,19 +42,19 @@ export class SessionCookies {
     return found === null ? null : { ...found, token };
   }
 
-  /** The session; session_required without one. */
-  async require(ctx: RequestContext): Promise<SignedIn> {
-    const s = await this.current(ctx);
-    if (s === null) throw new ApiError('session_required');
-    return s;
-  }
-
-  /** The session of a state-changing request, its X-CSRF-Token checked. */
-  async requireForChange(ctx: RequestContext): Promise<SignedIn> {
-    const s = await this.require(ctx);
-    this.checkCsrf(ctx, s.token);
-    return s;
-  }
+  /**
+   * The guard of the account routes: the browser's session (session_required without one) and, on a POST,
+   * its X-CSRF-Token (csrf_failed).
+   */
+  readonly guard: Guard<SignedIn> = {
+    scheme: 'session',
+    admit: async (ctx) => {
+      const s = await this.current(ctx);
+      if (s === null) throw new ApiError('session_required');
+      if (ctx.method === 'POST') this.checkCsrf(ctx, s.token);
+      return s;
+    },
+  };
 
   /** The CSRF token of a signed-in browser. */
   csrfOf(session: SignedIn): string {

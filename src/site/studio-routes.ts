@@ -1,8 +1,9 @@
 import type { SiteSettings } from '../config.js';
 import { ApiError } from '../errors.js';
 import { type EngineClient, type RelayCall, relayCall } from '../gateway/engine-client.js';
-import { forward, jsonBody, readAll } from '../gateway/gateway.js';
+import { jsonBytes } from '../http/json-body.js';
 import type { RequestContext, Route } from '../http/router.js';
+import { forward, readAll } from '../http/upstream.js';
 import { FINDER_INNER_SHAPES, FINDER_OUTER_SHAPES, FRAME_STYLES, MODULE_SHAPES } from '../model/vocabulary.js';
 import catalogue from '../templates/catalogue.json' with { type: 'json' };
 import type { VisitorLimits } from './visitors.js';
@@ -12,12 +13,6 @@ export interface StudioDeps {
   settings: SiteSettings;
   visitors: VisitorLimits;
 }
-
-/**
- * Whom the Studio's anonymous calls are relayed for. The engine needs a signed customer on every relay;
- * these calls have none, and the site has already counted them against the client's address.
- */
-export const ANONYMOUS_CUSTOMER = 'studio-anonymous';
 
 const EMPTY = new Uint8Array(0);
 
@@ -56,13 +51,13 @@ const templates = new Map(catalogue.map((t) => [t.id, t]));
 
 /**
  * The Studio without an account: renders, content payloads and the template list relayed to an engine
- * like every consumer request (signed, here for ANONYMOUS_CUSTOMER), each counted against the client's
+ * like every consumer request (signed, for a visitor), each counted against the client's
  * address (QR_LIMIT_STUDIO per minute, 429 rate_limited past it); template designs from the catalogue the
  * site ships with; and the shape pickers, drawn once by the engine.
  */
 export function studioRoutes(deps: StudioDeps): Route[] {
   const relay = async (ctx: RequestContext, call: Pick<RelayCall, 'method' | 'path' | 'body'>) => {
-    const full = relayCall({ ...call, headers: ctx.headers, customerId: ANONYMOUS_CUSTOMER, signal: ctx.reply.gone });
+    const full = relayCall({ ...call, headers: ctx.headers, caller: 'visitor', signal: ctx.reply.gone });
     await forward(ctx, await deps.engine.relay(full), deps.settings.maxOutputBytes);
   };
   const counted = async (ctx: RequestContext) => {
@@ -84,7 +79,7 @@ export function studioRoutes(deps: StudioDeps): Route[] {
       },
       handler: async (ctx) => {
         await counted(ctx);
-        await relay(ctx, { method: 'POST', path: '/api/qr/generate', body: await jsonBody(ctx) });
+        await relay(ctx, { method: 'POST', path: '/api/qr/generate', body: await jsonBytes(ctx) });
       },
     },
     {
@@ -99,7 +94,7 @@ export function studioRoutes(deps: StudioDeps): Route[] {
       handler: async (ctx) => {
         await counted(ctx);
         const path = `/api/qr/content/${encodeURIComponent(ctx.params.type!)}`;
-        await relay(ctx, { method: 'POST', path, body: await jsonBody(ctx) });
+        await relay(ctx, { method: 'POST', path, body: await jsonBytes(ctx) });
       },
     },
     {
@@ -160,7 +155,7 @@ export function studioRoutes(deps: StudioDeps): Route[] {
                 path: '/api/qr/generate',
                 headers: { 'content-type': 'application/json' },
                 body: Buffer.from(pickerBody(field, name)),
-                customerId: ANONYMOUS_CUSTOMER,
+                caller: 'visitor',
                 // Shared by every visitor asking meanwhile: one leaving must not cancel it for the rest.
                 signal: new AbortController().signal,
               }),

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { isIPv4, isIPv6 } from 'node:net';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { rateLimitedError, WindowLimiter } from '../gateway/limits.js';
+import { parseClientAddress } from '../http/address.js';
 
 /**
  * Who a limit counts when there is no customer: the client's address as the socket saw it (no forwarding
@@ -10,20 +10,9 @@ import { rateLimitedError, WindowLimiter } from '../gateway/limits.js';
  * walking through the addresses of one's own network does not reset the count.
  */
 export function addressKey(address: string): string {
-  if (isIPv4(address)) return address;
-  if (!isIPv6(address)) return address;
-  const canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
-  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
-  if (mapped !== null) {
-    const [hi, lo] = [Number.parseInt(mapped[1]!, 16), Number.parseInt(mapped[2]!, 16)];
-    return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
-  }
-  // Expand "::" so the first four groups are the /64.
-  const [head = '', tail = ''] = canonical.split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = canonical.includes('::') ? (tail === '' ? [] : tail.split(':')) : [];
-  const groups = [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
-  return `${groups.slice(0, 4).join(':')}::/64`;
+  const parsed = parseClientAddress(address);
+  if (parsed === undefined) return address;
+  return parsed.family === 4 ? parsed.dotted : `${parsed.groups.slice(0, 4).join(':')}::/64`;
 }
 
 /** The Studio's per-minute window, and the sign-in one (15 minutes). */

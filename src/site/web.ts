@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { createPeople } from '../accounts/index.js';
 import type { Clock, People } from '../accounts/types.js';
 import type { Config } from '../config.js';
-import { type GatewayDeps, KEY_PATHS } from '../gateway/gateway.js';
+import type { GatewayDeps } from '../gateway/gateway.js';
 import type { Route } from '../http/router.js';
 import type { Db } from '../store/index.js';
 import type { Redis } from 'ioredis';
 import { accountRoutes } from './account-routes.js';
-import { openApiRoutes, type SiteAccess } from './openapi.js';
+import { openApiRoutes } from './openapi.js';
 import { pageRoutes, WEB_BUILD_DIR } from './pages.js';
 import { SessionCookies } from './session-cookies.js';
 import { studioRoutes } from './studio-routes.js';
@@ -34,11 +34,7 @@ export function webRoutes(deps: WebDeps, apiRoutes: Route[]): { people: People; 
   const visitors = new VisitorLimits(deps.config, deps.redis, deps.log);
   const account = accountRoutes({ ...deps, people, cookies, visitors });
   const studio = studioRoutes({ engine: deps.engine, settings: deps.settings, visitors });
-  // Sign-in and sign-up make the session; GET /api/session answers with or without one.
-  const open = new Set(['/api/session', '/api/session/signup', '/api/session/signin']);
-  const access = (route: Route): SiteAccess =>
-    KEY_PATHS.has(route.path) ? 'apiKey' : account.includes(route) && !open.has(route.path) ? 'session' : 'none';
   const documented = (): Route[] => [...apiRoutes, ...account, ...studio, ...docs];
-  const docs = openApiRoutes(documented, access, deps.engine, VERSION, deps.settings.maxOutputBytes);
+  const docs = openApiRoutes(documented, deps.engine, VERSION, deps.settings.maxOutputBytes);
   return { people, routes: [...account, ...studio, ...docs, ...pageRoutes(WEB_BUILD_DIR, deps.log)] };
 }

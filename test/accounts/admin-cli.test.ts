@@ -9,12 +9,25 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Accounts, createAccounts, resolvePepper } from '../../src/accounts/index.js';
-import { isLoopbackAddress, openAdminAccess, readAdminToken, SITE_ADMIN } from '../../src/site/admin-access.js';
-import { adminPath, adminRoutes, answerAdmin } from '../../src/site/admin-routes.js';
-import { type Db, openPostgres, openStore } from '../../src/store/index.js';
+import type { Accounts } from '../../src/accounts/index.js';
+import type { Db } from '../../src/store/index.js';
 import { admin, CLI, fails, ok } from '../helpers/admin-cli.js';
 import { newSchemaName, openTestDatabase, TEST_DATABASE_URL } from '../helpers/databases.js';
+
+// The built modules, as the CLI runs them: admin bodies are checked by validators compiled at build time.
+const built = (file: string) => new URL(`../../dist/src/${file}`, import.meta.url).href;
+const { createAccounts, resolvePepper } = (await import(
+  built('accounts/index.js')
+)) as typeof import('../../src/accounts/index.js');
+const { isLoopbackAddress, openAdminAccess, readAdminToken, SITE_ADMIN } = (await import(
+  built('admin/access.js')
+)) as typeof import('../../src/admin/access.js');
+const { adminPath, adminRoutes, answerAdmin } = (await import(
+  built('admin/routes.js')
+)) as typeof import('../../src/admin/routes.js');
+const { openPostgres, openStore } = (await import(
+  built('store/index.js')
+)) as typeof import('../../src/store/index.js');
 
 const REDIS_URL = process.env.QR_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 const PEPPER = 'cli-test-pepper-0123456789abcdefghijklmnopqrstuvwxyz';

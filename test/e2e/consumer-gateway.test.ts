@@ -451,6 +451,24 @@ function gatewaySuite(driver: DriverName): void {
         expect(refusal(none)).toEqual({ status: 400, success: false, code: 'invalid_body' });
       });
 
+      it('a body that is not JSON at all: the gateway’s 400 invalid_body, on every POST route, nothing relayed', async () => {
+        for (const [target, body] of [
+          ['/api/v1/qr/generate', '{"content":'],
+          ['/api/v1/qr/templates/wifi-card', '{"content":'],
+          ['/api/v1/qr/content/wifi', 'not json'],
+          ['/api/v1/qr/ai/generate/server', '{"prompt": "a blue code",'],
+        ]) {
+          const a = await v1(target, { body });
+          expect(refusal(a), target).toEqual({ status: 400, success: false, code: 'invalid_body' });
+          expect(a.body.error, target).toMatch(/^Body could not be parsed/);
+        }
+        // JSON that is not a request the engine takes is the engine's to refuse, in its own codes.
+        expect(refusal(await v1('/api/v1/qr/generate', { body: '[1,2]' }))).toMatchObject({
+          status: 400,
+          code: 'INVALID_JSON',
+        });
+      });
+
       it('a body of exactly 1 MiB is relayed and rendered', async () => {
         const json = JSON.stringify({ content: CONTENT, responseType: 'binary' });
         const a = await v1('/api/v1/qr/generate', { body: json.padEnd(MiB, ' ') });

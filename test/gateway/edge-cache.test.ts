@@ -12,7 +12,7 @@ const callOf = (over: Partial<Omit<RelayCall, 'bodySha256'>> = {}): RelayCall =>
     path: '/api/qr/generate',
     headers: { host: 'site.example', 'content-type': 'application/json' },
     body: bytes('{"content":"https://example.com/a"}'),
-    customerId: 'cus_1',
+    caller: { customerId: 'cus_1' },
     signal: new ClientGone(),
     ...over,
   });
@@ -49,7 +49,7 @@ describe('EdgeCache.keyOf: everything the answer is a function of, and nothing e
 
   it('is the same for another customer, and for headers the engine does not read', () => {
     const base = cache.keyOf(callOf(), {});
-    expect(cache.keyOf(callOf({ customerId: 'cus_2' }), {})).toBe(base);
+    expect(cache.keyOf(callOf({ caller: { customerId: 'cus_2' } }), {})).toBe(base);
     expect(cache.keyOf(callOf({ headers: { host: 'other.example', 'if-none-match': '"x"' } }), {})).toBe(base);
   });
 

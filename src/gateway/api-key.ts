@@ -1,6 +1,6 @@
 import type { Accounts, KeyOwner } from '../accounts/types.js';
-import { ApiError, type ErrorCode } from '../errors.js';
-import type { SiteSettings } from '../config.js';
+import { ApiError } from '../errors.js';
+import type { Guard } from '../http/router.js';
 
 /** Where people put keys that we refuse to read them from: they end up in logs, proxies and browser history. */
 const MISPLACED_KEY_PARAMS = ['api_key', 'apikey', 'key', 'x-api-key'];
@@ -10,7 +10,7 @@ const MISPLACED_KEY_PARAMS = ['api_key', 'apikey', 'key', 'x-api-key'];
  * before any lookup). A key sent anywhere else is not read, and the answer says where it belongs.
  */
 export async function authenticate(
-  accounts: Accounts,
+  accounts: Pick<Accounts, 'verifyKey'>,
   headers: Record<string, string>,
   query: URLSearchParams,
 ): Promise<KeyOwner> {
@@ -27,12 +27,8 @@ export async function authenticate(
   return owner;
 }
 
-/** The 402 answers carry where to read about Studio packs and where to buy one. */
-export const paymentRequired = (code: ErrorCode, settings: SiteSettings): ApiError =>
-  new ApiError(code, { extra: { docs: settings.docsUrl, pricing: settings.pricingUrl } });
-
-/** Every gateway call needs an active Studio pack, not only the ones that spend credits. */
-export async function requireStudio(accounts: Accounts, customerId: string, settings: SiteSettings): Promise<void> {
-  const pack = await accounts.activePack(customerId);
-  if (pack === null) throw paymentRequired('studio_required', settings);
-}
+/** The guard of the routes that take an X-API-Key: the caller is the key's owner. */
+export const apiKeyGuard = (accounts: Pick<Accounts, 'verifyKey'>): Guard<KeyOwner> => ({
+  scheme: 'apiKey',
+  admit: (ctx) => authenticate(accounts, ctx.headers, ctx.query),
+});

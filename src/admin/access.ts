@@ -1,5 +1,5 @@
-import { isIPv4, isIPv6 } from 'node:net';
 import { ApiError } from '../errors.js';
+import { parseClientAddress } from '../http/address.js';
 import { makeSecretCheck } from '../http/auth.js';
 // The modules themselves rather than the store's index: the CLI reads the token without loading the drivers.
 import { isMemoryDataDir, readDataDirSecret, replaceSecret } from '../store/data-dir.js';
@@ -18,13 +18,9 @@ export const ENGINE_ADMIN: AdminApiFiles = { tokenFile: 'engine-admin-token', da
 
 /** A client address is loopback: 127.0.0.0/8 or ::1, also in IPv4-mapped or uncompressed IPv6 form. */
 export function isLoopbackAddress(address: string): boolean {
-  if (isIPv4(address)) return address.startsWith('127.');
-  if (!isIPv6(address)) return false;
-  // The URL parser writes IPv6 in its shortest form: uWS's 0000:…:0001 becomes ::1, ::ffff:127.0.0.1 ::ffff:7f00:1.
-  const canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
-  if (canonical === '::1') return true;
-  const mapped = /^::ffff:([0-9a-f]{1,4}):[0-9a-f]{1,4}$/.exec(canonical);
-  return mapped !== null && Number.parseInt(mapped[1]!, 16) >> 8 === 127;
+  const parsed = parseClientAddress(address);
+  if (parsed === undefined) return false;
+  return parsed.family === 4 ? parsed.dotted.startsWith('127.') : parsed.groups.join(':') === '0:0:0:0:0:0:0:1';
 }
 
 export interface AdminRequestOrigin {

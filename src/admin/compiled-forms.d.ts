@@ -1,0 +1,5 @@
+// Types of the validator module that `scripts/compile-schemas.ts` generates at build time.
+import type { ValidateFunction } from 'ajv';
+import type { AdminForm } from './forms.js';
+
+export declare const validators: Record<AdminForm, ValidateFunction>;
