@@ -19,7 +19,7 @@ import { ActivePackCache } from './pack-cache.js';
 import { activePack, grantPack, listPacks, refundPack } from './packs.js';
 import { claimReceipts, receiptFailed, receiptSent, receiptState } from './receipts.js';
 import type { Accounts, Clock } from './types.js';
-import { UsageCounter, usageByDay } from './usage.js';
+import { GatewayCallCounter, usageByDay } from './usage.js';
 
 export interface AccountsOptions {
   /** The secret API keys are hashed with (see `resolvePepper`). */
@@ -70,7 +70,12 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
   // waiting for it, theirs and everyone else's calls alike. Queued here, a customer uses one connection.
   const perCustomer = oneAtATime();
   const packs = new ActivePackCache(options.activePackTtlMs ?? 5000, options.keyCacheEntries ?? 10_000);
-  const usage = new UsageCounter(db, clock, options.usageFlushMs ?? 10_000, options.log ?? ((m) => console.warn(m)));
+  const usage = new GatewayCallCounter(
+    db,
+    clock,
+    options.usageFlushMs ?? 10_000,
+    options.log ?? ((m) => console.warn(m)),
+  );
 
   return {
     verifyKey: (plaintext) => verifier.verify(plaintext),
