@@ -17,8 +17,9 @@ import {
 } from './orders.js';
 import { ActivePackCache } from './pack-cache.js';
 import { activePack, grantPack, listPacks, refundPack } from './packs.js';
-import { claimReceipts, receiptFailed, receiptSent, receiptState } from './receipts.js';
-import type { Accounts, Clock } from './types.js';
+import { claimReceipts, paidOrder, receiptFailed, receiptSent, receiptState } from './receipts.js';
+import type { Accounts } from './interfaces.js';
+import type { Clock } from './types.js';
 import { GatewayCallCounter, usageByDay } from './usage.js';
 
 export interface AccountsOptions {
@@ -141,6 +142,7 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
     },
     checkoutClosed: (closed) => checkoutClosed(db, closed, clock()),
     claimReceipts: (leaseMs, limit) => claimReceipts(db, clock(), leaseMs, limit),
+    paidOrder: (orderId) => paidOrder(db, orderId),
     receiptSent: (orderId, messageId) => receiptSent(db, orderId, messageId, clock()),
     receiptFailed: (orderId, retryInMs) => receiptFailed(db, orderId, clock(), retryInMs),
     receipt: (orderId) => receiptState(db, orderId),

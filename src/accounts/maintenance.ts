@@ -1,5 +1,5 @@
 import { OutageLog } from '../outage.js';
-import type { Accounts, People } from './types.js';
+import type { Credits, IdempotencyRecords, People } from './interfaces.js';
 
 /**
  * The site's housekeeping: releases expired credit holds, prunes day-old Idempotency-Key records and
@@ -7,7 +7,7 @@ import type { Accounts, People } from './types.js';
  * Returns the stop.
  */
 export function startMaintenance(
-  accounts: Accounts,
+  accounts: Pick<Credits, 'sweepExpiredReservations'> & Pick<IdempotencyRecords, 'pruneIdempotency'>,
   {
     intervalMs = 30_000,
     log = (m: string) => console.warn(m),

@@ -41,7 +41,7 @@ const toPack = (r: PackRow): Pack => ({
   expiresAt: r.expires_at,
 });
 
-async function packById(tx: Queryable, packId: string): Promise<Pack | null> {
+export async function packById(tx: Queryable, packId: string): Promise<Pack | null> {
   const { rows } = await tx.query<PackRow>(`SELECT ${COLUMNS} FROM packs WHERE id = $1`, [packId]);
   return rows.length === 0 ? null : toPack(rows[0]!);
 }

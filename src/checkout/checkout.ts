@@ -1,7 +1,7 @@
-import type { Accounts, Fulfilment, PaymentSucceeded } from '../accounts/index.js';
+import type { Fulfilment, Orders } from '../accounts/index.js';
 import { ApiError } from '../errors.js';
 import type { Catalogue } from './catalogue.js';
-import type { PaymentProvider } from './payments.js';
+import type { PaymentEvent, PaymentOutcome, PaymentProvider } from './payments.js';
 import { givenWaiver } from './waiver.js';
 
 /** What POST /api/checkout answers. */
@@ -27,11 +27,12 @@ const invalid = (message: string, field?: string) => new ApiError('invalid_body'
 /**
  * Selling packs: an order for an offer of the catalogue, made only with the buyer's waiver of the right
  * of withdrawal, paid through the provider, fulfilled (its pack granted) once whatever the provider
- * repeats.
+ * repeats. One direction: the provider starts payments and reports events, this decides, the store
+ * (`Orders`) records; every payment event comes through `record`.
  */
 export class Checkout {
   constructor(
-    private readonly accounts: Accounts,
+    private readonly orders: Orders,
     private readonly catalogue: Catalogue,
     /** Undefined: no provider and not on loopback, so nothing can be sold here. */
     readonly provider: PaymentProvider | undefined,
@@ -55,7 +56,7 @@ export class Checkout {
     if (offer === undefined) throw invalid('packId must be the id of a pack GET /api/packs lists.', 'packId');
     if (typeof fields.email !== 'string') throw invalid('email must be an e-mail address.', 'email');
 
-    const order = await this.accounts.createOrder({
+    const order = await this.orders.createOrder({
       email: fields.email,
       offer: { id: offer.id, kind: offer.kind, credits: offer.credits, price: offer.price, currency: offer.currency },
       provider: this.provider.name,
@@ -63,8 +64,11 @@ export class Checkout {
     });
     const answer = { success: true as const, orderId: order.id, customerId: order.customerId };
     const start = await this.provider.begin(order, offer);
-    if ('checkoutUrl' in start) return { ...answer, status: 'open', checkoutUrl: start.checkoutUrl };
-    const done = await this.fulfil({ orderId: order.id });
+    if ('checkoutUrl' in start) {
+      await this.orders.attachCheckoutSession(order.id, start.checkoutSessionId);
+      return { ...answer, status: 'open', checkoutUrl: start.checkoutUrl };
+    }
+    const done = await this.record({ kind: 'paid', orderId: order.id });
     if (done.outcome !== 'granted') throw new Error(`a test-mode order was not fulfilled: ${done.outcome}`);
     return {
       ...answer,
@@ -76,10 +80,24 @@ export class Checkout {
     };
   }
 
-  /** A payment went through: the order's pack, granted once, and its receipt on its way. */
-  async fulfil(payment: PaymentSucceeded): Promise<Fulfilment> {
-    const done = await this.accounts.paymentSucceeded(payment);
-    if (done.outcome === 'granted') this.onPaid();
-    return done;
+  /**
+   * What the provider said of an order: paid (its pack granted once, and its receipt on its way),
+   * refunded in full (its pack ended), or closed unpaid.
+   */
+  record(event: PaymentEvent & { kind: 'paid' }): Promise<Fulfilment>;
+  record(event: PaymentEvent): Promise<PaymentOutcome>;
+  async record(event: PaymentEvent): Promise<PaymentOutcome> {
+    switch (event.kind) {
+      case 'paid': {
+        const done = await this.orders.paymentSucceeded(event);
+        if (done.outcome === 'granted') this.onPaid();
+        return done;
+      }
+      case 'refunded':
+        return this.orders.paymentRefunded(event);
+      case 'closed':
+        await this.orders.checkoutClosed(event);
+        return { outcome: 'closed' };
+    }
   }
 }
