@@ -8,10 +8,11 @@ import Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { SCHEMAS } from '../src/schema/registry.js';
 import { AJV_OPTIONS } from '../src/schema/ajv-options.js';
+import { BUSINESS_SCHEMAS } from '../src/schema/business-requests.js';
 
 const ajv = new Ajv.default({ ...AJV_OPTIONS, code: { source: true, esm: true } });
 const refs: Record<string, string> = {};
-for (const [name, schema] of Object.entries(SCHEMAS)) {
+for (const [name, schema] of Object.entries({ ...SCHEMAS, ...BUSINESS_SCHEMAS })) {
   ajv.addSchema(schema, name);
   refs[name] = name;
 }

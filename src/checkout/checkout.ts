@@ -1,8 +1,9 @@
 import type { Fulfilment, Orders } from '../accounts/index.js';
 import { ApiError } from '../errors.js';
+import { businessBodyViolation } from '../schema/business-body.js';
 import type { Catalogue } from './catalogue.js';
 import type { PaymentEvent, PaymentOutcome, PaymentProvider } from './payments.js';
-import { givenWaiver } from './waiver.js';
+import { shownWaiver, waiverRefusal } from './waiver.js';
 
 /** What POST /api/checkout answers. */
 export interface CheckoutAnswer {
@@ -20,9 +21,22 @@ export interface CheckoutAnswer {
   expiresAt?: Date;
 }
 
-const BODY_FIELDS = ['packId', 'email', 'withdrawalWaiver'];
+/** A checkout body that fits its schema (src/schema/business-requests.ts). */
+interface CheckoutBody {
+  packId: string;
+  email: string;
+  withdrawalWaiver: { textVersion: string };
+}
 
 const invalid = (message: string, field?: string) => new ApiError('invalid_body', { message, field });
+
+/** The body as its schema takes it, or the refusal the site answers: the waiver's own, or invalid_body. */
+function checkoutBody(body: unknown): CheckoutBody {
+  const wrong = businessBodyViolation('checkout', body);
+  if (wrong === undefined) return body as CheckoutBody;
+  if (wrong.field?.startsWith('withdrawalWaiver.')) throw waiverRefusal(wrong.message, wrong.field);
+  throw invalid(wrong.message, wrong.field);
+}
 
 /**
  * Selling packs: an order for an offer of the catalogue, made only with the buyer's waiver of the right
@@ -46,15 +60,10 @@ export class Checkout {
       throw new ApiError('checkout_unavailable', {
         message: 'This site takes no payments: it has no payment provider and is not on a loopback address.',
       });
-    if (typeof body !== 'object' || body === null || Array.isArray(body))
-      throw invalid('The body must be a JSON object.');
-    const fields = body as Record<string, unknown>;
-    const unknown = Object.keys(fields).find((k) => !BODY_FIELDS.includes(k));
-    if (unknown !== undefined) throw invalid(`Unknown field "${unknown}".`, unknown);
-    const waiver = givenWaiver(fields.withdrawalWaiver);
-    const offer = typeof fields.packId === 'string' ? this.catalogue.offer(fields.packId) : undefined;
+    const fields = checkoutBody(body);
+    const waiver = shownWaiver(fields.withdrawalWaiver.textVersion);
+    const offer = this.catalogue.offer(fields.packId);
     if (offer === undefined) throw invalid('packId must be the id of a pack GET /api/packs lists.', 'packId');
-    if (typeof fields.email !== 'string') throw invalid('email must be an e-mail address.', 'email');
 
     const order = await this.orders.createOrder({
       email: fields.email,

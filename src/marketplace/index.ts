@@ -10,7 +10,7 @@ import { countedRoute, MarketplaceCallCounter, type UsageCounterOptions } from '
 
 export { type MarketplaceCaller, marketplaceCaller, UNNAMED_USER } from './caller.js';
 export type { DeliverDesign, ManagedAiMeter } from './managed-ai.js';
-export { type MonthKey, monthOf, parseMonth } from './month.js';
+export { type MonthKey, monthOf } from './month.js';
 export { loadPlanTable, type Plan, PLANS, type PlanTable } from './plans.js';
 export type { ManagedUsage } from './quota.js';
 export { type UsageReport, usageCsv, usageReport, usageRows, type UserUsage } from './report.js';

@@ -6,12 +6,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError } from '../../src/errors.js';
 import { CATALOGUE } from '../../src/checkout/catalogue.js';
-import { Checkout } from '../../src/checkout/checkout.js';
 import { TEST_MODE } from '../../src/checkout/payments.js';
 import { StripePayments } from '../../src/checkout/stripe.js';
 import { accountsFixture, DRIVERS, type DriverName } from '../helpers/databases.js';
 import { type FakeStripe, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, startFakeStripe } from '../helpers/stripe.js';
 import { GIVEN_WAIVER } from '../helpers/waiver.js';
+
+// The build's: its bodies are checked by the schemas compiled at build (dist/src/schema/compiled.js).
+const { Checkout } = (await import(
+  new URL('../../dist/src/checkout/checkout.js', import.meta.url).href
+)) as typeof import('../../src/checkout/checkout.js');
 
 const refusal = async (p: Promise<unknown>) => {
   const e = (await p.then(
@@ -69,9 +73,17 @@ function checkoutSuite(driver: DriverName): void {
           status: 400,
           field,
         });
-      await waiver(undefined, 'withdrawalWaiver.consent');
+      for (const none of [undefined, null, [], 'yes', {}]) await waiver(none, 'withdrawalWaiver.consent');
+      await waiver({ ...GIVEN_WAIVER, consent: false }, 'withdrawalWaiver.consent');
+      await waiver({ ...GIVEN_WAIVER, consent: 'true' }, 'withdrawalWaiver.consent');
       await waiver({ ...GIVEN_WAIVER, acknowledgement: 'yes' }, 'withdrawalWaiver.acknowledgement');
+      await waiver({ consent: true, textVersion: GIVEN_WAIVER.textVersion }, 'withdrawalWaiver.acknowledgement');
+      await waiver({ consent: true, acknowledgement: true }, 'withdrawalWaiver.textVersion');
+      await waiver({ ...GIVEN_WAIVER, textVersion: 7 }, 'withdrawalWaiver.textVersion');
       await waiver({ ...GIVEN_WAIVER, textVersion: 'v0' }, 'withdrawalWaiver.textVersion');
+      expect(await refusal(checkout.start(body({ packId: undefined })))).toEqual(invalid('packId'));
+      expect(await refusal(checkout.start(body({ email: undefined })))).toEqual(invalid('email'));
+      expect(await refusal(checkout.start(body({ email: 'not-an-address' })))).toEqual(invalid('email'));
     });
 
     it('test mode: the order is paid at once, its pack granted, and the receipt told once', async () => {
