@@ -14,7 +14,7 @@
  * LOADTEST_BASELINE=<another build>/dist starts that build's process tree too and runs each of its rows
  * beside the same row of this build, so a change is measured beside its base under the same load; the
  * builds take turns going first from round to round, as the tree that ran second often did better
- * (bench/README.md, "The consumer gateway, third pass").
+ * (bench/README.md, "The consumer gateway").
  * LOADTEST_KINDS=cached or unique runs one kind only; LOADTEST_ROUNDS (2) and LOADTEST_SECONDS (10).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -144,7 +144,7 @@ try {
     }
   }
   console.table(rows);
-  // One round's share swings by ±10 points on two shared cores (bench/README.md): the median says more.
+  // One round's share swings by ±15 points on two shared cores (bench/README.md): the median says more.
   for (const [name, list] of shares)
     console.log(`${name}: median share of direct ${Math.round(median(list))} % (rounds: ${list.join(', ')})`);
   console.log('targets: cached ≥ 60 % of direct and p50 at most +1 ms; unique renders ≥ 90 % of direct.');

@@ -47,8 +47,8 @@ export interface Config {
   workerHeapMb: number;
   /**
    * Each worker's young generation. A render's garbage dies young, so a small one is collected as
-   * cheaply as a large one and keeps resident memory down (bench/README.md: 3 MB against V8's default
-   * took peak RSS under load from 493–519 MB to 345–395 MB, throughput no lower).
+   * cheaply as a large one and keeps resident memory down (docs/design-decisions.md, "Memory": 3 MB against V8's
+   * default took peak RSS under load from 493–519 MB to 345–395 MB, throughput no lower).
    */
   workerYoungMb: number;
   /** Renders whose canvas exceeds this many pixels count as high-resolution. */

@@ -103,7 +103,7 @@ export interface ErrorBody {
   pricing?: string;
   /** MANAGED_AI_QUOTA_EXCEEDED: when the monthly quota starts again (ISO 8601, UTC). */
   resetAt?: string;
-  /** A human sentence beside an `error` that is itself a code (withdrawal_waiver_required, as the seed has it). */
+  /** A human sentence beside an `error` that is itself a code (withdrawal_waiver_required: docs/contract.md). */
   message?: string;
   /** QR_UNSCANNABLE: the decoder families that did not read the code. */
   failedDecoders?: string[];

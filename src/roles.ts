@@ -101,10 +101,10 @@ export const SITE_READY = 'qrfarm:site-ready';
 /**
  * `npm start` with QR_ROLE=all: the engine in this process and the site in a child process running `entry` with
  * QR_ROLE=site, relaying to this engine through its Unix socket (a relay measured alone costs the site less
- * than over loopback TCP: bench/README.md, "Twelfth session"). Two processes rather than one, because a site
- * and an engine sharing one event loop halve what a cached call through the gateway can do, and the embedded
- * store's queries run on the thread that calls them (bench/README.md, "The consumer gateway"). The child ending
- * ends the tree, so a supervisor sees one failure and restarts the whole.
+ * than over loopback TCP). Two processes rather than one, because a site and an engine sharing one event loop
+ * halve what a cached call through the gateway can do, and the embedded store's queries run on the thread that
+ * calls them (both: docs/design-decisions.md, "The consumer gateway"). The child ending ends the tree, so a
+ * supervisor sees one failure and restarts the whole.
  */
 export async function startProcessTree(
   config: Config,

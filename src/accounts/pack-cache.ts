@@ -4,7 +4,7 @@ import type { Pack } from './types.js';
 /**
  * Active packs recently read, by customer, so that the gateway's check on every call (an active Studio
  * pack opens it) costs a query once per TTL, not once per request: on the embedded store a query runs on
- * the site's main thread (bench/README.md, "The consumer gateway"). A pack's end is kept with it, so the
+ * the site's main thread (docs/design-decisions.md, "The consumer gateway"). A pack's end is kept with it, so the
  * end of its 12 months is exact; a refund through this instance forgets it at once, through another
  * within the TTL. Only active packs are kept: a customer who has just bought one is let in at once.
  */

@@ -4,12 +4,14 @@ import { parseMultipart } from '../http/multipart.js';
 import type { RequestContext } from '../http/router.js';
 import { addRemoteAssets, FETCH_POLICY } from '../images/fetch.js';
 import { MAX_IMAGE_BYTES, sniffImageType } from '../images/sniff.js';
-import type { RenderAssets } from '../model/render-config.js';
+import type { ImageAsset, RenderAssets } from '../model/render-config.js';
 import type { Service } from '../service.js';
 
 /** Multipart file fields and the base64 body fields that carry the same images. */
-const IMAGE_FIELDS = { logo: 'logoBase64', background: 'backgroundImageBase64' } as const;
-type ImageField = keyof typeof IMAGE_FIELDS;
+const IMAGE_FIELDS = { logo: 'logoBase64', background: 'backgroundImageBase64' } as const satisfies Record<
+  ImageAsset,
+  string
+>;
 
 /** An uploaded image must be one of the accepted types by its bytes, and at most 10 MB. */
 function checkImage(bytes: Uint8Array, field: string): Uint8Array {
@@ -64,7 +66,7 @@ export async function readRenderRequest(ctx: RequestContext): Promise<RenderRequ
           message: `Unknown form field ${part.name}; expected config, logo or background.`,
           field: part.name,
         });
-      assets[part.name as ImageField] = checkImage(part.data, part.name);
+      assets[part.name as ImageAsset] = checkImage(part.data, part.name);
     }
   } else {
     // Any other body is read as JSON whatever its declared type (curl -d says form-urlencoded).
@@ -77,7 +79,7 @@ export async function readRenderRequest(ctx: RequestContext): Promise<RenderRequ
 
 /** Decodes the base64 image fields of a validated body into `assets`, next to any uploaded files. */
 export function addBase64Assets(fields: Record<string, unknown>, assets: RenderAssets): RenderAssets {
-  for (const [file, field] of Object.entries(IMAGE_FIELDS) as [ImageField, string][]) {
+  for (const [file, field] of Object.entries(IMAGE_FIELDS) as [ImageAsset, string][]) {
     if (typeof fields[field] !== 'string') continue;
     if (assets[file])
       throw new ApiError('INVALID_FIELD_VALUE', {
@@ -85,6 +87,7 @@ export function addBase64Assets(fields: Record<string, unknown>, assets: RenderA
         field,
       });
     assets[file] = decodeBase64Image(fields[field] as string, field);
+    assets.fields = { ...assets.fields, [file]: field };
   }
   return assets;
 }

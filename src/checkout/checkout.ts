@@ -1,24 +1,14 @@
 import type { Fulfilment, Orders } from '../accounts/index.js';
 import { ApiError } from '../errors.js';
 import { businessBodyViolation } from '../schema/business-body.js';
+import type { OrderJson } from '../wire/site.js';
 import type { Catalogue } from './catalogue.js';
 import type { PaymentEvent, PaymentOutcome, PaymentProvider } from './payments.js';
 import { shownWaiver, waiverRefusal } from './waiver.js';
 
 /** What POST /api/checkout answers. */
-export interface CheckoutAnswer {
+export interface CheckoutAnswer extends OrderJson<Date> {
   success: true;
-  orderId: string;
-  customerId: string;
-  /** `open` until the provider reports the payment; `paid` at once in test mode. */
-  status: 'open' | 'paid';
-  /** Where to send the buyer to pay (Stripe Checkout). */
-  checkoutUrl?: string;
-  /** Test mode: nothing was charged. */
-  testMode?: true;
-  packId?: string;
-  credits?: number;
-  expiresAt?: Date;
 }
 
 /** A checkout body that fits its schema (src/schema/business-requests.ts). */

@@ -2,6 +2,7 @@ import { ApiError } from '../errors.js';
 import { type CustomerLimiter, rateLimitedError } from '../gateway/limits.js';
 import { parseJsonBody } from '../http/json-body.js';
 import type { Route } from '../http/router.js';
+import type { OfferJson, WaiverTextJson } from '../wire/site.js';
 import type { Catalogue } from './catalogue.js';
 import type { Checkout } from './checkout.js';
 import { CURRENT_WAIVER } from './waiver.js';
@@ -24,7 +25,7 @@ function checkoutJson(bytes: Uint8Array): unknown {
 
 /** The site's public pack list and checkout. */
 export function checkoutRoutes({ checkout, catalogue, limiter }: CheckoutRouteDeps): Route[] {
-  const packs = catalogue.offers.map(({ id, name, kind, credits, price, currency, validMonths }) => ({
+  const packs: OfferJson[] = catalogue.offers.map(({ id, name, kind, credits, price, currency, validMonths }) => ({
     id,
     name,
     kind,
@@ -33,7 +34,7 @@ export function checkoutRoutes({ checkout, catalogue, limiter }: CheckoutRouteDe
     currency,
     validMonths,
   }));
-  const withdrawalWaiver = {
+  const withdrawalWaiver: WaiverTextJson = {
     textVersion: CURRENT_WAIVER.version,
     consent: CURRENT_WAIVER.consent,
     acknowledgement: CURRENT_WAIVER.acknowledgement,

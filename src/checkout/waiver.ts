@@ -44,7 +44,10 @@ export const CURRENT_WAIVER: WaiverText = TEXTS.current;
 
 export const waiverText = (version: string): WaiverText | undefined => TEXTS.byVersion.get(version);
 
-/** The seed's answer: `error` and `code` both say withdrawal_waiver_required; the sentence is `message`. */
+/**
+ * The contract's answer (docs/contract.md): `error` and `code` both say withdrawal_waiver_required; the
+ * sentence is `message`.
+ */
 export const waiverRefusal = (message: string, field: string): ApiError =>
   new ApiError('withdrawal_waiver_required', { message: 'withdrawal_waiver_required', field, extra: { message } });
 

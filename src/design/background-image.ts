@@ -168,8 +168,9 @@ export async function backgroundImageDecoration(
   cfg: RenderConfig,
   bytes: Uint8Array,
   layout: Layout,
+  field = 'background',
 ): Promise<Decorations> {
-  const image = await decodeImage(bytes, 'background');
+  const image = await decodeImage(bytes, field);
   const { rect, box } = placement(image, cfg.backgroundImageFit, layout.width, layout.height);
   const px = shrinkToFit(image, rect, box.w, box.h);
   const fgs = foregroundColors(cfg).map((f) => f.color);

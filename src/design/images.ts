@@ -15,8 +15,8 @@ export async function imageDecorations(
   layout: Layout,
 ): Promise<Decorations> {
   const [background, logo] = await Promise.all([
-    assets.background ? backgroundImageDecoration(cfg, assets.background, layout) : NONE,
-    assets.logo ? logoDecoration(cfg, assets.logo, grid, layout) : NONE,
+    assets.background ? backgroundImageDecoration(cfg, assets.background, layout, assets.fields?.background) : NONE,
+    assets.logo ? logoDecoration(cfg, assets.logo, grid, layout, assets.fields?.logo) : NONE,
   ]);
   return {
     layers: { below: background.layers.below, above: logo.layers.above },

@@ -82,8 +82,9 @@ export async function logoDecoration(
   bytes: Uint8Array,
   grid: ModuleGrid,
   layout: Layout,
+  field = 'logo',
 ): Promise<Decorations> {
-  const image = await decodeImage(bytes, 'logo');
+  const image = await decodeImage(bytes, field);
   const fits = (a: LogoArea, cleared: Uint8Array) =>
     !hidesNeededPattern(grid, a) && coverageRecoverable(grid.size, cfg.eccLevel, cleared);
   let percent = cfg.logoSizePercent;

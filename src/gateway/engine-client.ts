@@ -13,8 +13,8 @@ const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'c
 /**
  * Answers of known length up to this size are read whole before `relay` returns: most answers are a few
  * kilobytes, and undici's `request` (a stream, an async iterator and an AbortSignal listener per call)
- * cost 26–48 µs of CPU a call where `dispatch` costs 16–18 µs (bench/README.md, "The consumer gateway,
- * second pass"). Larger answers, and those of unknown length, come as a stream read as it arrives.
+ * costs more CPU a call than `dispatch` (bench/README.md, "Per-item costs of a relay"). Larger answers,
+ * and those of unknown length, come as a stream read as it arrives.
  */
 export const WHOLE_UP_TO_BYTES = 64 * 1024;
 

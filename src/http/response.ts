@@ -36,9 +36,9 @@ const LINGER_BYTES = 32 * 1024 * 1024;
 
 /**
  * The client of one request going away, as an EventEmitter with `aborted`: the form of signal undici also
- * takes. Every request listens for it (the body reader, the relay to the engine), and a listener on an
- * AbortSignal costs about 3.4 µs to add and remove where one here costs 0.1 µs (bench/README.md, "The
- * consumer gateway, second pass").
+ * takes. Every request listens for it (the body reader, the relay to the engine), and a listener here
+ * costs far less to add and remove than one on an AbortSignal (bench/README.md, "Per-item costs of a
+ * relay").
  */
 export class ClientGone extends EventEmitter<{ abort: [] }> {
   aborted = false;
@@ -116,8 +116,8 @@ export class Reply {
         return;
       }
       // uWS reads a view during the call (tryEnd writes what the socket takes, write copies what it keeps), so
-      // the bytes go as they are: copying them first cost 1.2 µs an answer of 1.2 KB (bench/README.md, "The
-      // consumer gateway, fourth pass").
+      // the bytes go as they are: a copy would cost CPU on every answer (bench/README.md, "Per-item costs of
+      // a relay").
       if (close) {
         this.answerBeforeBody(bytes);
         return;

@@ -162,6 +162,7 @@ export async function addRemoteAssets(
         });
       try {
         assets[file] = await fetchImage(url, field, policy, abort);
+        assets.fields = { ...assets.fields, [file]: field };
       } catch (e) {
         controller.abort();
         throw e;

@@ -65,5 +65,5 @@ export function loadPlanTable(data: unknown): PlanTable {
   };
 }
 
-/** The seed's plans: Basic (free, hard limit), Pro, Ultra and Mega. */
+/** The contract's plans (docs/contract.md): Basic (free, hard limit), Pro, Ultra and Mega. */
 export const PLANS: PlanTable = loadPlanTable(stored);

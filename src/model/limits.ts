@@ -5,6 +5,8 @@ export const LIMITS = {
   pixelsPerModule: { min: 1, max: 100 },
   quietZone: { min: 4, max: 40 },
   logoSizePercent: { min: 3, max: 40 },
+  /** The largest logo drawn: above it, a logo is shrunk to it (with ECC H; below H it is refused). */
+  logoSizeSoftCapPercent: 25,
   moduleScale: { min: 0.5, max: 1 },
   moduleSizeVariation: { min: 0, max: 0.15 },
   qrShapeRadius: { min: 0, max: 50 },

@@ -65,10 +65,17 @@ export interface RenderConfig {
   frameTextColor?: string;
 }
 
-/** Image bytes that came with the request (multipart files or decoded base64), checked by magic bytes. */
+export type ImageAsset = 'logo' | 'background';
+
+/** Image bytes that came with the request (multipart files, decoded base64 or fetched URLs), checked by magic bytes. */
 export interface RenderAssets {
   logo?: Uint8Array;
   background?: Uint8Array;
+  /**
+   * The request field each image came from (`logoBase64`, `logoUrl`, the multipart file `logo`…), so a
+   * refusal of the image names the field the client sent; the asset's own name where none is given.
+   */
+  fields?: Partial<Record<ImageAsset, string>>;
 }
 
 /**

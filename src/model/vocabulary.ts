@@ -122,3 +122,12 @@ export const FILE_FORMATS = {
   pdf: 'application/pdf',
 } as const;
 export type FileFormat = keyof typeof FILE_FORMATS;
+
+/** Each format as messages name it. */
+export const FORMAT_NAMES: Record<FileFormat, string> = {
+  png: 'PNG',
+  jpg: 'JPEG',
+  webp: 'WebP',
+  svg: 'SVG',
+  pdf: 'PDF',
+};

@@ -80,8 +80,8 @@ export function signRelay({ secret, now = Date.now(), ...request }: SignRelayOpt
   const secrets = typeof secret === 'string' ? [secret] : secret;
   if (secrets.length === 0) throw new Error('signRelay: no secret');
   const timestamp = String(Math.floor(now / 1000));
-  // 122 random bits; randomUUID draws from a buffered batch, where randomBytes(16) asked the system for
-  // every relay (2.7 % of the site's CPU on cached gateway calls, bench/README.md).
+  // 122 random bits; randomUUID draws from a buffered batch instead of asking the system on every relay
+  // (bench/README.md, "Per-item costs of a relay").
   const nonce = randomUUID();
   const bodyHash = 'bodySha256' in request ? request.bodySha256 : bodySha256(request.body);
   const signed = signedString(timestamp, nonce, request, bodyHash);

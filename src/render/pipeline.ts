@@ -7,7 +7,7 @@ import { weakestContrast } from '../model/contrast.js';
 import type { Layout } from '../model/layout.js';
 import type { IndexedRaster, Raster } from '../model/raster.js';
 import type { RenderConfig } from '../model/render-config.js';
-import { FILE_FORMATS, type FileFormat } from '../model/vocabulary.js';
+import { FILE_FORMATS, FORMAT_NAMES, type FileFormat } from '../model/vocabulary.js';
 import { encode } from '../qr/encode.js';
 import { DataTooLongError, type QrSymbol } from '../qr/types.js';
 import { encodeJpg } from './formats/jpeg.js';
@@ -71,7 +71,7 @@ export async function designScene(task: RenderTask, lap: (stage: string) => void
   const cfg = task.config;
   const { symbol, layout, grid: plain } = placeSymbol(cfg);
   lap('encode');
-  checkCanvasBudget(layout);
+  checkCanvasBudget(layout, cfg.fileFormat);
   const decorations = await decorate(cfg, task.assets, plain, layout);
   lap('decorate');
   const grid = decorations.cleared ? { ...plain, cleared: decorations.cleared } : plain;
@@ -80,20 +80,23 @@ export async function designScene(task: RenderTask, lap: (stage: string) => void
   return { symbol, layout, grid, scene, decorations };
 }
 
-/** Refuses a vector document over budget, before it is rasterized or turned into a PDF. */
-export function checkVectorBudget(bytes: number): void {
+/**
+ * Refuses a vector document over budget, before it is rasterized or turned into a PDF. The PDF is written
+ * from the same paths as the SVG, so the SVG's length measures both.
+ */
+export function checkVectorBudget(bytes: number, format: 'svg' | 'pdf'): void {
   if (bytes > BUDGETS.vectorBytes) {
     throw new ApiError('OUTPUT_TOO_COMPLEX', {
-      message: `The SVG would be ${(bytes / 1048576).toFixed(1)} MB, over the 20 MB budget. Export PNG, shorten the content or use simpler module shapes.`,
+      message: `The ${FORMAT_NAMES[format]} would hold ${(bytes / 1048576).toFixed(1)} MB of vector paths, over the ${BUDGETS.vectorBytes / 1048576} MB vector budget. Shorten the content, use simpler module shapes, or export a raster format (PNG, JPEG or WebP).`,
     });
   }
 }
 
 /** Refuses a canvas over budget before anything is drawn. */
-export function checkCanvasBudget(layout: Layout): void {
+export function checkCanvasBudget(layout: Layout, format: FileFormat): void {
   if (layout.width > BUDGETS.canvasPx || layout.height > BUDGETS.canvasPx) {
     throw new ApiError('OUTPUT_TOO_COMPLEX', {
-      message: `The canvas would be ${layout.width}×${layout.height} px, over the ${BUDGETS.canvasPx} px budget.`,
+      message: `The ${FORMAT_NAMES[format]}'s canvas would be ${layout.width}×${layout.height} px, over the ${BUDGETS.canvasPx} px canvas budget. Use a smaller outputWidth, quiet zone or frame.`,
     });
   }
 }
@@ -126,7 +129,7 @@ async function writeFile(
 ): Promise<{ bytes: Uint8Array; checked: Raster; drawn?: ResidentRaster }> {
   if (format === 'svg' || format === 'pdf') {
     const svg = sceneToSvg(d.scene);
-    checkVectorBudget(svg.length);
+    checkVectorBudget(svg.length, format);
     const bytes = format === 'svg' ? utf8.encode(svg) : sceneToPdf(d.scene);
     lap(format);
     const drawn = sceneRaster(d);

@@ -4,6 +4,7 @@ import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { RenderConfig } from '../model/render-config.js';
+import { type FileFormat, FORMAT_NAMES } from '../model/vocabulary.js';
 import { versionFor } from '../qr/encode.js';
 import { symbolSize } from '../qr/version.js';
 import { designLayout } from './layout.js';
@@ -300,7 +301,7 @@ export class RenderPool {
         this.retiring = memory.threadId;
     } catch (e) {
       if (signal?.aborted) throw this.abandon(signal);
-      throw this.failure(e, timeout);
+      throw this.failure(e, timeout, task.config.fileFormat);
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.releaseWorker();
@@ -321,10 +322,10 @@ export class RenderPool {
     return signal.reason;
   }
 
-  private failure(e: unknown, timeout: AbortSignal): ApiError {
+  private failure(e: unknown, timeout: AbortSignal, format: FileFormat): ApiError {
     if (timeout.aborted) {
       return new ApiError('OUTPUT_TOO_COMPLEX', {
-        message: `The render did not finish within ${this.opts.taskTimeoutMs / 1000} s. Export PNG, use a smaller outputWidth or shorter content.`,
+        message: `The ${FORMAT_NAMES[format]} did not finish within its ${this.opts.taskTimeoutMs / 1000} s time budget. Use a smaller outputWidth, shorter content or simpler module shapes.`,
       });
     }
     // A worker that died (out of memory, killed) has already been replaced by Piscina.

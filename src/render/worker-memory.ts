@@ -24,8 +24,8 @@ let tasks = 0;
 /**
  * External memory beyond the live WASM memories past which the worker collects at once. A high-resolution
  * render leaves its buffers, its own kernel instance (kernel.ts) and any codec instance just renewed as
- * garbage that V8, its heap small, may keep for many renders (measured: 268 MB external after a 4096 px
- * JPEG, 60 MB once collected); an 800 px render leaves a few MB.
+ * garbage that V8, its heap small, may keep for many renders (docs/design-decisions.md, "Memory"); an 800 px
+ * render leaves a few MB.
  */
 const COLLECT_ABOVE_BYTES = 64 * 1024 * 1024;
 
@@ -35,8 +35,8 @@ const collect = runInNewContext('gc') as () => void;
 
 /**
  * The heap and external memory of this thread: V8's own counters, the same figures `process.memoryUsage()`
- * gives without the resident-set read it adds, which cost 60–75 µs a call in a busy render worker (sampled
- * by `--cpu-prof`; about 4 % of a plain render's worker time at two calls a task).
+ * gives without the resident-set read it adds, a measurable share of a plain render's worker time at two calls
+ * a task (docs/design-decisions.md, "Memory").
  */
 const heap = () => {
   const h = getHeapStatistics();
@@ -60,7 +60,7 @@ export async function afterTask(): Promise<WorkerMemory> {
   const wasmTotal = () => Object.values(wasmBytes).reduce((a, b) => a + b, 0);
   if (heap().external - wasmTotal() > COLLECT_ABOVE_BYTES) {
     // A renewed module's old instance is still reachable until this turn of the event loop ends; and the
-    // first collection may leave freed WASM memories counted (measured: 268 MB after one, 59 after two).
+    // first collection may leave freed WASM memories counted (docs/design-decisions.md, "Memory").
     await new Promise((resolve) => setImmediate(resolve));
     collect();
     collect();

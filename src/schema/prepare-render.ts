@@ -1,6 +1,7 @@
 import { eccHFor } from '../design/ecc-budget.js';
 import { ApiError, contentTooLong } from '../errors.js';
 import type { Correction, RenderAssets, RenderConfig } from '../model/render-config.js';
+import { LIMITS } from '../model/limits.js';
 import { measure } from '../qr/encode.js';
 import { QR_DEFAULTS } from './qr-config.js';
 
@@ -20,9 +21,9 @@ export interface PreparedRender {
 
 /**
  * Applies defaults and the rules that follow from the request as a whole: a logo needs ECC H (raised, and
- * reported as a correction), and a logo above 25 % with an explicit lower ECC is refused. A centre-text band
- * needs H too, but only if anything of its text can be drawn, which only the fonts know: the worker decides
- * that (render/guarantee.ts, eccForBand).
+ * reported as a correction), and a logo above the soft cap (25 %) is refused with an explicit lower ECC
+ * and drawn at the cap otherwise. A centre-text band needs H too, but only if anything of its text can be
+ * drawn, which only the fonts know: the worker decides that (render/guarantee.ts, eccForBand).
  */
 export function prepareRender(body: QrConfigBody, assets: RenderAssets): PreparedRender {
   const corrections: Correction[] = [];
@@ -32,7 +33,12 @@ export function prepareRender(body: QrConfigBody, assets: RenderAssets): Prepare
     content: body.content,
     ...pick(body),
   };
-  if (hasLogo && config.logoSizePercent > 25 && body.eccLevel !== undefined && body.eccLevel !== 'H') {
+  if (
+    hasLogo &&
+    config.logoSizePercent > LIMITS.logoSizeSoftCapPercent &&
+    body.eccLevel !== undefined &&
+    body.eccLevel !== 'H'
+  ) {
     throw new ApiError('LOGO_TOO_LARGE', {
       message: `logoSizePercent ${config.logoSizePercent} needs eccLevel H (got ${body.eccLevel}).`,
       field: 'logoSizePercent',
@@ -42,6 +48,15 @@ export function prepareRender(body: QrConfigBody, assets: RenderAssets): Prepare
   if (raise) {
     corrections.push(raise);
     config.eccLevel = 'H';
+  }
+  if (hasLogo && config.logoSizePercent > LIMITS.logoSizeSoftCapPercent) {
+    corrections.push({
+      field: 'logoSizePercent',
+      from: config.logoSizePercent,
+      to: LIMITS.logoSizeSoftCapPercent,
+      reason: `a logo covers at most ${LIMITS.logoSizeSoftCapPercent} % of the code width`,
+    });
+    config.logoSizePercent = LIMITS.logoSizeSoftCapPercent;
   }
   // Cheap on the main thread (about a microsecond), so an impossible payload never takes a pool slot (but
   // for one that fits only below the H a drawn centre text raises it to, which the worker's encoder refuses

@@ -169,7 +169,7 @@ export const designProperties = {
   ),
   logoSizePercent: range(
     LIMITS.logoSizePercent,
-    'Logo width as a percentage of the symbol width (3–40; above 25 needs ECC H).',
+    'Logo width as a percentage of the symbol width (3–40). Above 25 it needs ECC H and is drawn at 25, reported in `corrections`.',
   ),
   logoPaddingPercent: range(
     { min: 0, max: 30 },

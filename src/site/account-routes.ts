@@ -6,6 +6,17 @@ import { relayCall } from '../gateway/engine-client.js';
 import { type GatewayDeps, jsonBody, relayServerAi } from '../gateway/gateway.js';
 import { rateLimitedError } from '../gateway/limits.js';
 import type { RequestContext, Route } from '../http/router.js';
+import type {
+  AccountJson,
+  IssuedKeyJson,
+  KeyJson,
+  LedgerEntryJson,
+  PackJson,
+  SessionJson,
+  SignedInJson,
+  UsageDayJson,
+  UserJson,
+} from '../wire/site.js';
 import { readForm } from './form-body.js';
 import type { SessionCookies } from './session-cookies.js';
 import type { VisitorLimits } from './visitors.js';
@@ -22,8 +33,8 @@ const MAX_USAGE_DAYS = 90;
 /** Long enough for any address (RFC 5321: 254) and the longest password. */
 const CREDENTIAL_MAX = Math.max(254, PASSWORD_MAX_LENGTH * 4);
 
-const userJson = (u: User) => ({ email: u.email, customerId: u.customerId, createdAt: u.createdAt });
-const keyJson = (k: ApiKeyInfo) => ({
+const userJson = (u: User): UserJson<Date> => ({ email: u.email, customerId: u.customerId, createdAt: u.createdAt });
+const keyJson = (k: ApiKeyInfo): KeyJson<Date> => ({
   id: k.id,
   start: k.start,
   name: k.name,
@@ -31,7 +42,7 @@ const keyJson = (k: ApiKeyInfo) => ({
   lastUsedAt: k.lastUsedAt,
   revokedAt: k.revokedAt,
 });
-const packJson = (p: Pack) => ({
+const packJson = (p: Pack): PackJson<Date> => ({
   id: p.id,
   credits: p.credits,
   remaining: p.remaining,
@@ -39,7 +50,7 @@ const packJson = (p: Pack) => ({
   expiresAt: p.expiresAt,
   refundedAt: p.refundedAt,
 });
-const ledgerJson = (e: LedgerEntry) => ({
+const ledgerJson = (e: LedgerEntry): LedgerEntryJson<Date> => ({
   id: e.id,
   kind: e.kind,
   packId: e.packId,
@@ -82,8 +93,14 @@ export function accountRoutes(deps: AccountDeps): Route[] {
       ),
       handler: async (ctx) => {
         const s = await cookies.current(ctx);
-        if (s === null) return ok(ctx, { signedIn: false, csrfToken: cookies.preSessionCsrf(ctx) });
-        ok(ctx, { signedIn: true, user: userJson(s.user), expiresAt: s.expiresAt, csrfToken: cookies.csrfOf(s) });
+        if (s === null)
+          return ok(ctx, { signedIn: false, csrfToken: cookies.preSessionCsrf(ctx) } satisfies SessionJson<Date>);
+        ok(ctx, {
+          signedIn: true,
+          user: userJson(s.user),
+          expiresAt: s.expiresAt,
+          csrfToken: cookies.csrfOf(s),
+        } satisfies SessionJson<Date>);
       },
     },
     {
@@ -99,7 +116,7 @@ export function accountRoutes(deps: AccountDeps): Route[] {
         await visitors.attempt(ctx.remoteAddress);
         const { email, password } = await credentials(ctx);
         const session = await people.signUp(email, password);
-        ok(ctx, { user: userJson(session.user), csrfToken: cookies.begin(ctx, session) });
+        ok(ctx, { user: userJson(session.user), csrfToken: cookies.begin(ctx, session) } satisfies SignedInJson<Date>);
       },
     },
     {
@@ -116,7 +133,7 @@ export function accountRoutes(deps: AccountDeps): Route[] {
         await visitors.attempt(ctx.remoteAddress, email);
         const session = await people.signIn(email, password);
         if (session === null) throw new ApiError('invalid_credentials');
-        ok(ctx, { user: userJson(session.user), csrfToken: cookies.begin(ctx, session) });
+        ok(ctx, { user: userJson(session.user), csrfToken: cookies.begin(ctx, session) } satisfies SignedInJson<Date>);
       },
     },
     {
@@ -161,7 +178,7 @@ export function accountRoutes(deps: AccountDeps): Route[] {
           activePack: active && packJson(active),
           packs: packs.map(packJson),
           credits,
-        });
+        } satisfies AccountJson<Date>);
       },
     },
     {
@@ -186,7 +203,8 @@ export function accountRoutes(deps: AccountDeps): Route[] {
       ),
       handler: async (ctx) => {
         const { user } = await cookies.require(ctx);
-        ok(ctx, { days: await accounts.usage(user.customerId, countParam(ctx, 'days', 30, MAX_USAGE_DAYS)) });
+        const days: UsageDayJson[] = await accounts.usage(user.customerId, countParam(ctx, 'days', 30, MAX_USAGE_DAYS));
+        ok(ctx, { days });
       },
     },
     {
@@ -214,7 +232,7 @@ export function accountRoutes(deps: AccountDeps): Route[] {
         const { name } = await readForm(ctx, { required: [], optional: ['name'], maxLength: 100 });
         await requireStudio(accounts, user.customerId, deps.settings);
         const k = await accounts.issueKey(user.customerId, { name });
-        ok(ctx, { key: { ...keyJson(k), key: k.key } });
+        ok(ctx, { key: { ...keyJson(k), key: k.key } satisfies IssuedKeyJson<Date> });
       },
     },
     {

@@ -24,8 +24,8 @@ function queryable(target: PgliteQueryable): Queryable {
 }
 
 /**
- * PostgreSQL settings for a store of a few small tables behind one connection (bench/README.md, "The
- * engine's embedded store"). PGlite's shared memory is zeroed WASM memory, resident from the start, and
+ * PostgreSQL settings for a store of a few small tables behind one connection (docs/design-decisions.md,
+ * "The engine's embedded store"). PGlite's shared memory is zeroed WASM memory, resident from the start, and
  * initdb sizes it for a server: 128 MB of shared_buffers and slots for 100 connections, 145 MB in all. 8 MB
  * of buffers (1,024 pages) holds these tables and their catalogs, and a single-user backend needs no slots
  * for other connections, WAL senders or autovacuum workers: 11 MB in all. Given at each start, so
@@ -69,7 +69,7 @@ const [, , dir, initdbArgs] = process.argv;
  * PGlite's initdb, in a process of its own. In this one it would stay resident for the process's life:
  * initdb runs in a second PGlite instance (its own 128 MB+ WASM memory) with a copy of that memory, and
  * PGlite's initdb module keeps both reachable after it is done (about 380 MB at a first start, and at every
- * memory:// start: bench/README.md, "The engine's embedded store"). A child gives all of it back when it
+ * memory:// start: docs/design-decisions.md, "The engine's embedded store"). A child gives all of it back when it
  * exits. Returns the gzipped tarball for memory://, nothing for a directory (initdb'd in place).
  */
 function initdbApart(directory: string | undefined): Promise<Blob | undefined> {

@@ -184,7 +184,7 @@ describe('logos', () => {
     await decodeOne('png', withLogo.file);
   });
 
-  it('a 40 % logo at ECC H is shrunk, with a correction and a warning', async () => {
+  it('a 40 % logo at ECC H is soft-capped at 25 %, reported as a correction', async () => {
     const r = await generate(svc, {
       content: 'https://example.com/big-logo',
       eccLevel: 'H',
@@ -192,13 +192,31 @@ describe('logos', () => {
       logoBase64: base64(logos.png!),
     });
     expect(r.status).toBe(200);
-    const fix = (r.body.corrections as { field: string; from: number; to: number }[]).find(
+    const fixes = (r.body.corrections as { field: string; from: number; to: number }[]).filter(
       (c) => c.field === 'logoSizePercent',
     );
-    expect(fix).toMatchObject({ from: 40 });
-    expect(fix!.to).toBeLessThan(40);
-    expect((r.body.warnings as string[]).join()).toMatch(/logo was shrunk/);
-    await decodeOne('png', r.file);
+    // This short content fits a 25 % logo, so the cap is the only change.
+    expect(fixes).toEqual([expect.objectContaining({ from: 40, to: 25 })]);
+    expect((await decodeOne('png', r.file)).text).toBe('https://example.com/big-logo');
+  });
+
+  it('a logo that still hides too much at 25 % is shrunk further, with a warning', async () => {
+    const content = 'https://example.com/padded-logo';
+    const r = await generate(svc, {
+      content,
+      logoSizePercent: 40,
+      logoPaddingPercent: 30,
+      logoBase64: base64(logos.png!),
+    });
+    expect(r.status).toBe(200);
+    const fixes = (r.body.corrections as { field: string; from: number; to: number }[]).filter(
+      (c) => c.field === 'logoSizePercent',
+    );
+    expect(fixes[0]).toMatchObject({ from: 40, to: 25 });
+    expect(fixes[1]).toMatchObject({ from: 25 });
+    expect(fixes[1]!.to).toBeLessThan(25);
+    expect((r.body.warnings as string[]).join()).toMatch(/logo was shrunk from 25 %/);
+    expect((await decodeOne('png', r.file)).text).toBe(content);
   });
 
   it('above 25 % with an explicit lower ECC is still LOGO_TOO_LARGE, before anything is fetched', async () => {
@@ -214,11 +232,14 @@ describe('logos', () => {
     expect(images.hits.length).toBe(hits);
   });
 
-  it('an undecodable logo is INVALID_FIELD_VALUE naming the logo', async () => {
-    const truncated = logos.png!.slice(0, 40);
-    const r = await generate(svc, { content: 'x', logoBase64: base64(truncated) });
-    expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ code: 'INVALID_FIELD_VALUE', field: 'logo' });
+  it('an undecodable logo or background is INVALID_FIELD_VALUE naming the field it was sent in', async () => {
+    const truncated = base64(logos.png!.slice(0, 40));
+    for (const field of ['logoBase64', 'backgroundImageBase64']) {
+      const r = await generate(svc, { content: 'x', [field]: truncated });
+      expect(r.status, field).toBe(400);
+      expect(r.body, field).toMatchObject({ code: 'INVALID_FIELD_VALUE', field });
+      expect(r.body.error, field).toMatch(new RegExp(`^${field} `));
+    }
   });
 });
 

@@ -144,12 +144,21 @@ describe('backpressure and worker failure', () => {
     }
   });
 
-  it('a render over its time limit is stopped and refused as OUTPUT_TOO_COMPLEX', async () => {
+  it('a render over its time limit is stopped and refused as OUTPUT_TOO_COMPLEX, naming its format and budget', async () => {
     const svc = await startTestService({ workers: 1, taskTimeoutMs: 5, cacheBytes: 0 });
     try {
-      const res = await svc.post('/api/qr/generate', { content: 'slow', fileFormat: 'jpg', outputWidth: 4096 });
-      expect(res.status).toBe(422);
-      expect(await res.json()).toMatchObject({ code: 'OUTPUT_TOO_COMPLEX' });
+      for (const [fileFormat, name] of [
+        ['jpg', 'JPEG'],
+        ['pdf', 'PDF'],
+      ]) {
+        const res = await svc.post('/api/qr/generate', { content: 'slow', fileFormat, outputWidth: 4096 });
+        expect(res.status).toBe(422);
+        const body = await res.json();
+        expect(body).toMatchObject({ code: 'OUTPUT_TOO_COMPLEX' });
+        expect(body.error).toBe(
+          `The ${name} did not finish within its 0.005 s time budget. Use a smaller outputWidth, shorter content or simpler module shapes.`,
+        );
+      }
     } finally {
       await svc.close();
     }

@@ -3,7 +3,7 @@
  * @undecaf/zbar-wasm, the package it replaced, find the same payloads, byte for byte, in every grey image
  * zbar is handed for `N` random designs (test/helpers/zbar-images.ts lists them; spread-out seeds from
  * `START`, as the corpus test's)? Prints every design where they differ, the counts of images read and
- * unread, and each build's total read time. bench/README.md has the figures.
+ * unread, and each build's total read time. docs/design-decisions.md, "Our own zbar build", has the figures.
  */
 import { performance } from 'node:perf_hooks';
 import { packageZbarPayloads } from '../../bench/previous-zbar.js';

@@ -6,7 +6,7 @@
  * it, all in zbar's own grey (verify/read.ts), the full size in the grey zxing is handed (what zbar was
  * handed before), and what the verifier reads today (the 3 px reduction, then the full size). For each it counts the
  * designs it passes that the file read fails (a 200 the guarantee must not give) and those it fails that
- * the file read passes (a needless correction), with its median time. bench/README.md has the figures.
+ * the file read passes (a needless correction), with its median time. docs/design-decisions.md has the figures.
  *
  * `N` designs from `START` (spread-out seeds, as the corpus test's fixed seeds: consecutive seeds draw alike);
  * `MODULES`, `OUTER`, `INNER` (comma-separated names) draw the shapes from those lists instead of the whole
@@ -93,7 +93,7 @@ for (let i = START; i < START + N; i++) {
   const assets = addBase64Assets(design, {});
   const { config } = prepareRender(design as QrConfigBody, assets);
   const d = await designScene({ config, assets });
-  // A flat code is read from its reduction alone, which stands for it (bench/README.md): not in question here.
+  // A flat code is read from its reduction alone, which stands for it (docs/design-decisions.md): not in question here.
   if (d.scene.flat) continue;
   const format = config.fileFormat;
   // Verified from the kernel's raster of the scene, as the pipeline verifies every PNG, SVG and PDF.

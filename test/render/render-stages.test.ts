@@ -108,15 +108,22 @@ describe('colour', () => {
 });
 
 describe('budgets', () => {
-  it('vector documents over 20 MB and canvases over 5120 px are OUTPUT_TOO_COMPLEX', () => {
-    expect(() => checkVectorBudget(BUDGETS.vectorBytes)).not.toThrow();
-    expect(() => checkVectorBudget(BUDGETS.vectorBytes + 1)).toThrow(
-      expect.objectContaining({ code: 'OUTPUT_TOO_COMPLEX', status: 422 }),
+  it('vector documents over 20 MB and canvases over 5120 px are OUTPUT_TOO_COMPLEX, naming the format and budget', () => {
+    expect(() => checkVectorBudget(BUDGETS.vectorBytes, 'pdf')).not.toThrow();
+    expect(() => checkVectorBudget(BUDGETS.vectorBytes + 1, 'pdf')).toThrow(
+      expect.objectContaining({
+        code: 'OUTPUT_TOO_COMPLEX',
+        status: 422,
+        message: expect.stringMatching(/^The PDF .* over the 20 MB vector budget/),
+      }),
     );
     const layout = computeLayout(21, { quietZone: 4 });
-    expect(() => checkCanvasBudget({ ...layout, width: 5121 })).toThrow(
-      expect.objectContaining({ code: 'OUTPUT_TOO_COMPLEX' }),
+    expect(() => checkCanvasBudget({ ...layout, width: 5121 }, 'webp')).toThrow(
+      expect.objectContaining({
+        code: 'OUTPUT_TOO_COMPLEX',
+        message: expect.stringMatching(/^The WebP's canvas .* over the 5120 px canvas budget/),
+      }),
     );
-    expect(() => checkCanvasBudget({ ...layout, width: 5120, height: 5120 })).not.toThrow();
+    expect(() => checkCanvasBudget({ ...layout, width: 5120, height: 5120 }, 'png')).not.toThrow();
   });
 });

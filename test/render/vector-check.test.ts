@@ -121,7 +121,7 @@ describe('every vector export draws the raster it was verified from', () => {
   });
 
   it('a design the verifier passes on the kernel raster also passes on resvg drawing its SVG (60 random designs)', async () => {
-    // Over 300 such designs (bench/README.md) the two verdicts differed on 5, and where one failed it was
+    // Over 300 such designs (docs/design-decisions.md) the two verdicts differed on 5, and where one failed it was
     // the kernel's: reading the kernel's raster never passed a file that resvg's drawing of it failed.
     let compared = 0;
     for (let i = 0; i < 60; i++) {

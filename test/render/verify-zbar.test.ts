@@ -153,7 +153,7 @@ describe('zbar in the verifier', () => {
 describe('zbar is handed the grey it computes itself', () => {
   /**
    * The design behind seed 3269336352 of test/measure/zbar-reductions.ts (i = 5919 of its round-and-square
-   * run, bench/README.md): an SVG at 12 px a module, circle modules at scale 0.52 with a logo. When the
+   * run, docs/design-decisions.md): an SVG at 12 px a module, circle modules at scale 0.52 with a logo. When the
    * verifier read an SVG from resvg's drawing of it, zbar, handed that drawing in zxing's grey, read the code,
    * though zbar reads nothing in the file: in its own grey, one level the other way decides this marginal code.
    */

@@ -101,6 +101,16 @@ async function signUp(page: Page): Promise<{ email: string; customerId: string }
   return { email, customerId: customer!.id };
 }
 
+/** The dialogs a screen reader is given, as Chromium's accessibility tree has them: name and description. */
+async function announcedDialogs(page: Page): Promise<{ name: unknown; description: unknown }[]> {
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  await cdp.detach();
+  return nodes
+    .filter((n) => n.role?.value === 'dialog' && !n.ignored)
+    .map((n) => ({ name: n.name?.value, description: n.description?.value }));
+}
+
 /** Clicks a download button and returns the file's bytes. */
 async function download(page: Page, label: string): Promise<Uint8Array> {
   const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: label }).click()]);
@@ -155,6 +165,9 @@ describe('an account, a key, and the key at work', () => {
     await page.getByRole('button', { name: 'Revoke key shop backend' }).click();
     const dialog = page.getByRole('dialog', { name: 'Revoke this key?' });
     await dialog.waitFor();
+    expect(await announcedDialogs(page)).toEqual([
+      { name: 'Revoke this key?', description: expect.stringContaining(`Key ${key.slice(0, 12)}… (shop backend)`) },
+    ]);
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText(/^Revoked /).waitFor();
     await eventually(async () => (await render()).status === 401, 2000);
@@ -267,6 +280,25 @@ describe('accessibility', () => {
     await signUp(page);
     await check('/dashboard');
     await check('/pricing');
+    await close();
+  });
+
+  it('each of the dashboard’s two confirmation dialogs is announced with its own title and text', async () => {
+    const { page, close } = await newPage();
+    await signUp(page);
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    // The key's dialog is mounted too, closed: the one opened must not borrow its title.
+    expect(await page.locator('dialog').count()).toBe(2);
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.getByRole('dialog', { name: 'Sign out everywhere?' }).waitFor();
+    expect(await announcedDialogs(page)).toEqual([
+      {
+        name: 'Sign out everywhere?',
+        description: 'Every browser signed in to this account will have to sign in again. API keys keep working.',
+      },
+    ]);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => announcedDialogs(page)).toEqual([]);
     await close();
   });
 

@@ -1,9 +1,9 @@
 // The palette of a raster, for the writers that store one (src/render/palette.ts: PNG, lossless WebP):
 // an RGBA raster's colours, or the levels a level raster uses (markUsed, remapIndices). In JavaScript a
-// Map lookup per colour change over 640,000 pixels cost 5–7 ms on an anti-aliased 800 px code under load
-// (bench/README.md); here a colour change costs a hash probe and a run of one colour is indexed sixteen
-// pixels at a time. Like the other modules it works on memory laid out by its JS side and allocates
-// nothing.
+// Map lookup per colour change over 640,000 pixels cost several milliseconds on an anti-aliased 800 px code
+// (docs/design-decisions.md, "The palette finder in the kernel"); here a colour change costs a hash probe
+// and a run of one colour is indexed sixteen pixels at a time. Like the other modules it works on memory
+// laid out by its JS side and allocates nothing.
 
 import { foregroundLanes, onlyBackgroundOrForeground } from './levels';
 
@@ -89,7 +89,8 @@ function indexOf(c: u32, table: usize, palette: usize, count: i32): i32 {
  *
  * Every `probe`th row, from the middle of the first `probe`, is read first: an anti-aliased gradient
  * shows its 257th colour within a few of those rows, where reading from the top first crosses the quiet
- * zone and meets it only 75,000 pixels in (bench/README.md). Its colours are then first met there.
+ * zone and meets it only 75,000 pixels in (docs/design-decisions.md, "The palette finder in the kernel"). Its
+ * colours are then first met there.
  */
 export function paletteIndex(src: usize, width: i32, height: i32, out: usize, stride: i32, palette: usize, table: usize, probe: i32): i32 {
   memory.fill(table + (<usize>SLOTS << 2), 0, <usize>SLOTS << 1);

@@ -13,7 +13,8 @@ const BASE_TABLE = [
 /**
  * Luma at the quality mozjpeg had; chroma a little coarser, which the files can afford since nothing of
  * a code's legibility is in its chroma: the same size as mozjpeg's files within +8 %, RGB PSNR as high or
- * higher and luma PSNR 1.5–5 dB higher, on every case measured (bench/README.md, "JPEG and WebP").
+ * higher and luma PSNR 1.5–5 dB higher, on every case measured
+ * (docs/design-decisions.md, "JPEG: our baseline encoder").
  */
 export const JPEG_QUALITY = { luma: 90, chroma: 85 } as const;
 
@@ -50,7 +51,7 @@ const APP0 = segment(0xe0, [0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0
  * a white page shows them. The pixels are transformed and entropy-coded by our kernel
  * (wasm/assembly/jpeg.ts): 4:4:4, or one grey component when the image has no colour, Huffman tables
  * fitted to the image, no trellis quantisation or progressive scans. mozjpeg spent 25 times as long on
- * those for a QR code, for files about as large (bench/README.md, "JPEG and WebP").
+ * those for a QR code, for files about as large (bench/README.md, "`npm run bench:lossy`").
  */
 export function encodeJpg(
   r: Raster,

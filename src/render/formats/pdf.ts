@@ -18,9 +18,9 @@ import { concat } from './png.js';
 /** CSS reference pixel: 96 per inch, so one pixel is 0.75 PDF points. */
 export const PT_PER_PX = 0.75;
 /**
- * zlib level 3 for the streams: on the styled benchmark page's 31 KB of path operators a third of level 6's
- * time (0.31 against 1.01 ms) for a stream 14 % larger (9.2 against 8.1 KB); the file is still smaller
- * than pdf-lib's was (bench/README.md).
+ * zlib level 3 for the streams: on the styled benchmark page's path operators a third of level 6's time
+ * for a stream 14 % larger; the file is still smaller than pdf-lib's was (docs/design-decisions.md, "PDF:
+ * our writer").
  */
 const deflate = (data: Uint8Array) => deflateSync(data, { level: 3 });
 /** Fixed metadata dates keep the same request byte-identical. */

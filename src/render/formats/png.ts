@@ -19,10 +19,10 @@ const COLOR_TYPE = { palette: 3, rgb: 2, rgba: 6 } as const;
 /** Bytes the kernel's deflate may read past the scanlines, rounded so that its work area starts aligned. */
 const SLACK = 24;
 /**
- * Earlier positions the deflate's hash table keeps per slot (bench/README.md, same run). Anti-aliased
- * palette images repeat a module's shape a few modules away, where only a deeper table finds it: four
- * take a one-colour dots code from 15.1 to 10.6 KB in the same 0.3 ms. A truecolour gradient repeats at
- * the fixed distances: four would cost it 0.5 ms for 0.2 %.
+ * Earlier positions the deflate's hash table keeps per slot (docs/design-decisions.md, "PNG: our deflate").
+ * Anti-aliased palette images repeat a module's shape a few modules away, where only a deeper table finds
+ * it: four take a one-colour dots code from 15.1 to 10.6 KB at the same speed. A truecolour gradient
+ * repeats at the fixed distances: four would make it a quarter slower for 0.2 %.
  */
 const HASH_WAYS = { palette: 4, truecolour: 1 } as const;
 
@@ -57,7 +57,7 @@ const sameAsAbove = (pixels: Uint8Array, y: number, width: number): boolean =>
  * Scanlines of palette indices packed at 1, 2, 4 or 8 bits per pixel, MSB first, each behind filter
  * byte 0 (None), laid into the kernel's memory for its deflate. A QR raster repeats each row `modulePx`
  * times: deflate copies a repeated row from the one above in a few bits, and None leaves the bytes of a
- * new row as the module pattern they are, where Up would turn them into differences (bench/README.md:
+ * new row as the module pattern they are, where Up would turn them into differences (docs/design-decisions.md:
  * 1,072 bytes against 1,475 for the standard request).
  */
 function indexScanlines(
@@ -140,7 +140,7 @@ function encodeFewColours(r: Raster): Uint8Array<ArrayBuffer> | null {
  * pixel of `bpp` bytes left, a row up, a row up and a pixel to either side), then a hash table keeping
  * `hashWays` earlier positions per slot, instead of zlib's hash chains.
  * On the bench's styled render it is 1.7× faster than zlib at level 2 and its file is a quarter smaller
- * (bench/README.md). The caller leaves SLACK bytes free after the scanlines.
+ * (docs/design-decisions.md, "PNG: our deflate"). The caller leaves SLACK bytes free after the scanlines.
  */
 function compress(k: Kernel, lines: number, stride: number, height: number, bpp: number, hashWays: number): Uint8Array {
   const n = stride * height;

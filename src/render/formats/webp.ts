@@ -15,7 +15,7 @@ const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
  * A lossless WebP of a palette image, the VP8L bitstream written by our kernel (wasm/assembly/webp.ts):
  * the colour-indexing transform and backward references, no other transform. libwebp took 13–30 times
  * as long for the same images, mostly choosing among transforms a palette image does not need, for files
- * of about the same size (bench/README.md, "JPEG and WebP").
+ * of about the same size (bench/README.md, "`npm run bench:lossy`").
  */
 function losslessWebp(pixels: Uint8Array, palette: Rgba[], width: number, height: number): Uint8Array {
   const colours = palette.length;

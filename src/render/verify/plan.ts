@@ -117,7 +117,7 @@ export async function decodesAsDelivered(
  * when the code is light on dark) and at its own size (`native`, its grey of the delivered image; null when
  * `far` stands for it): `reduced` when it reads both, else null. zbar has no pyramid: a reader of the file
  * reads it whole, and on anti-aliased shapes zbar's verdict at a reduction differs from its verdict at full
- * size too often for any reduction to stand in for it (bench/README.md), so those are read at full size,
+ * size too often for any reduction to stand in for it (docs/design-decisions.md), so those are read at full size,
  * every row and column. zbar's verdict on a marginal styled code also turns on a grey level, so it must read
  * the code from afar as well: a code it reads at both sizes has a margin (measured: no such code failed an
  * independent read of the file). A flat raster's reduction averages exact module blocks, and there the two

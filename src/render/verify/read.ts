@@ -20,8 +20,8 @@ const zxingGrey = (r: number, g: number, b: number) => (306 * r + 601 * g + 117 
  * canvas's ImageData, a decoded file), greys them itself with (19595R + 38469G + 7472B) >> 16, alpha
  * ignored; zbar's own C conversion of RGB formats ignores alpha too. Every format reaches it so, whatever
  * its file: this differs from both of zxing's formulas by a level on some colours, and on a marginal code
- * one level decides (bench/README.md). A JPEG's raster is its luma, grey already, on which every formula
- * agrees.
+ * one level decides (docs/design-decisions.md, "zbar's own grey"). A JPEG's raster is its luma, grey already,
+ * on which every formula agrees.
  */
 const zbarGreyOf = (r: number, g: number, b: number) => (19595 * r + 38469 * g + 7472 * b) >> 16;
 

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { ApiFailure, postJson, useCsrfToken } from '../lib/api.js';
+import type { SignedInJson } from '../../../src/wire/site.js';
+import { asFailure, postJson, rememberCsrfToken } from '../lib/api.js';
 import { useSession } from '../lib/session.js';
 import { Field, Notice } from './field.js';
 
@@ -13,6 +14,7 @@ const MESSAGES: Record<string, string> = {
   customer_exists: 'An account with this e-mail address already exists. Sign in instead.',
   invalid_credentials: 'The e-mail address or the password is wrong.',
   csrf_failed: 'This form has expired. Reload the page and try again.',
+  offline: 'The site could not be reached. Try again.',
 };
 
 /** Sign-up and sign-in: the same two fields, the server's refusals shown at the field they name. */
@@ -29,17 +31,15 @@ export function AuthForm({ mode }: { mode: 'signup' | 'signin' }) {
     setBusy(true);
     setErrors({});
     try {
-      const done = await postJson<{ csrfToken: string }>(`/api/session/${mode}`, { email, password });
-      useCsrfToken(done.csrfToken);
+      const done = await postJson<SignedInJson>(`/api/session/${mode}`, { email, password });
+      rememberCsrfToken(done.csrfToken);
       location.assign(nextPath());
     } catch (err) {
-      if (!(err instanceof ApiFailure)) setErrors({ form: 'The site could not be reached. Try again.' });
-      else {
-        const message = MESSAGES[err.code] ?? err.message;
-        if (err.field === 'email' || err.field === 'password') setErrors({ [err.field]: message });
-        else setErrors({ form: message });
-        document.getElementById(err.field === 'password' ? 'password' : 'email')?.focus();
-      }
+      const failure = asFailure(err);
+      const message = MESSAGES[failure.code] ?? failure.message;
+      if (failure.field === 'email' || failure.field === 'password') setErrors({ [failure.field]: message });
+      else setErrors({ form: message });
+      document.getElementById(failure.field === 'password' ? 'password' : 'email')?.focus();
       setBusy(false);
     }
   };

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useId, useRef } from 'preact/hooks';
 
 /**
  * A modal confirmation on the native <dialog>: focus moves into it and stays there, Escape cancels, and
@@ -21,6 +21,8 @@ export function Confirm({
   onCancel: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Ids of this dialog alone: a page may hold several, each to be announced with its own title and text.
+  const id = useId();
   useEffect(() => {
     const d = ref.current;
     if (d === null) return;
@@ -28,9 +30,15 @@ export function Confirm({
     if (!open && d.open) d.close();
   }, [open]);
   return (
-    <dialog ref={ref} aria-labelledby="confirm-title" onCancel={onCancel} onClose={() => open && onCancel()}>
-      <h2 id="confirm-title">{title}</h2>
-      {children}
+    <dialog
+      ref={ref}
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-text`}
+      onCancel={onCancel}
+      onClose={() => open && onCancel()}
+    >
+      <h2 id={`${id}-title`}>{title}</h2>
+      <div id={`${id}-text`}>{children}</div>
       <div class="actions">
         <button type="button" class="danger" onClick={onConfirm}>
           {confirmLabel}

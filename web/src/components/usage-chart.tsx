@@ -1,12 +1,5 @@
+import type { UsageDayJson } from '../../../src/wire/site.js';
 import { plural } from '../lib/format.js';
-
-export interface UsageDay {
-  day: string;
-  general: number;
-  generation: number;
-  ai: number;
-  creditsSpent: number;
-}
 
 /** Colours with at least 3:1 against white and each other's neighbours (WCAG non-text contrast). */
 const SERIES = [
@@ -23,7 +16,7 @@ const PAD = { left: 40, right: 8, top: 10, bottom: 28 };
  * API calls per day as stacked bars, drawn in SVG with no library; the numbers are in a table below it
  * for anyone who cannot see the chart, and the chart's label says the totals.
  */
-export function UsageChart({ days }: { days: UsageDay[] }) {
+export function UsageChart({ days }: { days: UsageDayJson[] }) {
   const totals = days.map((d) => d.general + d.generation + d.ai);
   const max = Math.max(1, ...totals);
   const step = (W - PAD.left - PAD.right) / days.length;

@@ -2,6 +2,7 @@
  * The pages' one way to the site: JSON in and out, the error envelope turned into an ApiFailure that
  * keeps `code` and `field`, and the CSRF token of GET /api/session sent with every POST.
  */
+import type { SessionJson } from '../../../src/wire/site.js';
 
 export interface ErrorEnvelope {
   success: false;
@@ -29,18 +30,14 @@ export class ApiFailure extends Error {
   }
 }
 
-export interface SessionUser {
-  email: string;
-  customerId: string;
-  createdAt: string;
-}
-
-export interface SessionInfo {
-  signedIn: boolean;
-  user?: SessionUser;
-  expiresAt?: string;
-  csrfToken: string;
-}
+/**
+ * Any error of a request as the failure a page shows: the site's refusal as it is; anything else means
+ * no answer the page could read came back (offline, a dropped connection), said once for every page.
+ */
+export const asFailure = (e: unknown): ApiFailure =>
+  e instanceof ApiFailure
+    ? e
+    : new ApiFailure(0, { success: false, error: 'The site could not be reached.', code: 'offline' });
 
 let csrfToken: string | undefined;
 
@@ -57,14 +54,14 @@ async function read<T>(res: Response): Promise<T> {
 }
 
 /** Who is signed in; remembers the CSRF token for later POSTs. */
-export async function loadSession(): Promise<SessionInfo> {
-  const s = await read<SessionInfo>(await fetch('/api/session', { credentials: 'same-origin' }));
+export async function loadSession(): Promise<SessionJson> {
+  const s = await read<SessionJson>(await fetch('/api/session', { credentials: 'same-origin' }));
   csrfToken = s.csrfToken;
   return s;
 }
 
 /** A new CSRF token comes with every sign-in or sign-up. */
-export const useCsrfToken = (token: string): void => {
+export const rememberCsrfToken = (token: string): void => {
   csrfToken = token;
 };
 

@@ -1,25 +1,28 @@
 import { createContext } from 'preact';
-import { useContext, useEffect, useState } from 'preact/hooks';
-import { ApiFailure, loadSession, type SessionInfo } from './api.js';
+import { useContext, useMemo } from 'preact/hooks';
+import type { SessionJson } from '../../../src/wire/site.js';
+import { loadSession } from './api.js';
+import { useLoad } from './load.js';
 
-/** undefined while loading; the error when the site could not be asked. */
+/** Loading, then who is signed in, or the error when the site could not be asked. */
 export type SessionState =
   | { state: 'loading' }
-  | { state: 'ready'; session: SessionInfo }
+  | { state: 'ready'; session: SessionJson }
   | { state: 'failed'; error: string };
 
 export const SessionContext = createContext<SessionState>({ state: 'loading' });
 
 export function useLoadedSession(): SessionState {
-  const [state, setState] = useState<SessionState>({ state: 'loading' });
-  useEffect(() => {
-    loadSession()
-      .then((session) => setState({ state: 'ready', session }))
-      .catch((e: unknown) =>
-        setState({ state: 'failed', error: e instanceof ApiFailure ? e.message : 'The site could not be reached.' }),
-      );
-  }, []);
-  return state;
+  const { data, error } = useLoad(loadSession, []);
+  return useMemo(
+    () =>
+      error !== undefined
+        ? { state: 'failed', error: error.message }
+        : data !== undefined
+          ? { state: 'ready', session: data }
+          : { state: 'loading' },
+    [data, error],
+  );
 }
 
 export const useSession = (): SessionState => useContext(SessionContext);

@@ -1,46 +1,24 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type {
+  AccountJson,
+  IssuedKeyJson,
+  KeyJson,
+  LedgerEntryJson,
+  LedgerKind,
+  UsageDayJson,
+  UserJson,
+} from '../../../src/wire/site.js';
 import { Confirm } from '../components/confirm.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Field, Notice } from '../components/field.js';
 import { mountPage } from '../components/layout.js';
-import { UsageChart, type UsageDay } from '../components/usage-chart.js';
-import { ApiFailure, getJson, postJson } from '../lib/api.js';
+import { UsageChart } from '../components/usage-chart.js';
+import { asFailure, getJson, postJson } from '../lib/api.js';
 import { formatDate, formatDateTime, plural } from '../lib/format.js';
+import { useLoad } from '../lib/load.js';
 import { useSession } from '../lib/session.js';
 
-interface Pack {
-  id: string;
-  credits: number;
-  remaining: number;
-  purchasedAt: string;
-  expiresAt: string;
-  refundedAt: string | null;
-}
-
-interface Account {
-  activePack: Pack | null;
-  packs: Pack[];
-  credits: { available: number; reserved: number };
-}
-
-interface Key {
-  id: string;
-  start: string;
-  name: string | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
-
-interface LedgerEntry {
-  id: string;
-  kind: 'grant' | 'reserve' | 'commit' | 'release' | 'expire' | 'refund';
-  remainingChange: number;
-  heldChange: number;
-  createdAt: string;
-}
-
-const MOVEMENTS: Record<LedgerEntry['kind'], string> = {
+const MOVEMENTS: Record<LedgerKind, string> = {
   grant: 'Pack bought: credits added',
   reserve: 'Held for an AI design',
   commit: 'Spent on an AI design',
@@ -49,9 +27,7 @@ const MOVEMENTS: Record<LedgerEntry['kind'], string> = {
   refund: 'Pack refunded: credits removed',
 };
 
-const failureText = (e: unknown): string => (e instanceof ApiFailure ? e.message : 'The site could not be reached.');
-
-function PackSection({ account }: { account: Account }) {
+function PackSection({ account }: { account: AccountJson }) {
   const p = account.activePack;
   return (
     <section class="card" aria-labelledby="pack-title">
@@ -75,7 +51,7 @@ function PackSection({ account }: { account: Account }) {
   );
 }
 
-function NewKey({ issued }: { issued: Key & { key: string } }) {
+function NewKey({ issued }: { issued: IssuedKeyJson }) {
   const ref = useRef<HTMLElement>(null);
   useEffect(() => ref.current?.focus(), []);
   return (
@@ -94,29 +70,24 @@ function NewKey({ issued }: { issued: Key & { key: string } }) {
 }
 
 function KeysSection({ hasPack, onChange }: { hasPack: boolean; onChange: () => void }) {
-  const [keys, setKeys] = useState<Key[]>();
+  const listed = useLoad((signal) => getJson<{ keys: KeyJson[] }>('/api/account/keys', signal), []);
+  const keys = listed.data?.keys;
   const [name, setName] = useState('');
-  const [issued, setIssued] = useState<Key & { key: string }>();
-  const [error, setError] = useState<string>();
-  const [revoking, setRevoking] = useState<Key>();
-
-  const load = useCallback(() => {
-    getJson<{ keys: Key[] }>('/api/account/keys')
-      .then((r) => setKeys(r.keys))
-      .catch((e) => setError(failureText(e)));
-  }, []);
-  useEffect(load, [load]);
+  const [issued, setIssued] = useState<IssuedKeyJson>();
+  const [failed, setFailed] = useState<string>();
+  const [revoking, setRevoking] = useState<KeyJson>();
+  const error = failed ?? listed.error?.message;
 
   const create = async (e: Event) => {
     e.preventDefault();
-    setError(undefined);
+    setFailed(undefined);
     try {
-      const r = await postJson<{ key: Key & { key: string } }>('/api/account/keys', name ? { name } : {});
+      const r = await postJson<{ key: IssuedKeyJson }>('/api/account/keys', name ? { name } : {});
       setIssued(r.key);
       setName('');
-      load();
+      listed.reload();
     } catch (err) {
-      setError(failureText(err));
+      setFailed(asFailure(err).message);
     }
   };
 
@@ -127,11 +98,11 @@ function KeysSection({ hasPack, onChange }: { hasPack: boolean; onChange: () => 
     try {
       await postJson(`/api/account/keys/${encodeURIComponent(key.id)}/revoke`);
       if (issued?.id === key.id) setIssued(undefined);
-      load();
+      listed.reload();
       onChange();
       document.getElementById('keys-title')?.focus();
     } catch (err) {
-      setError(failureText(err));
+      setFailed(asFailure(err).message);
     }
   };
 
@@ -229,17 +200,15 @@ function KeysSection({ hasPack, onChange }: { hasPack: boolean; onChange: () => 
 }
 
 function LedgerSection({ version }: { version: number }) {
-  const [ledger, setLedger] = useState<LedgerEntry[]>();
-  const [error, setError] = useState<string>();
-  useEffect(() => {
-    getJson<{ ledger: LedgerEntry[] }>('/api/account/ledger?limit=50')
-      .then((r) => setLedger(r.ledger))
-      .catch((e) => setError(failureText(e)));
-  }, [version]);
+  const { data, error } = useLoad(
+    (signal) => getJson<{ ledger: LedgerEntryJson[] }>('/api/account/ledger?limit=50', signal),
+    [version],
+  );
+  const ledger = data?.ledger;
   return (
     <section class="card" aria-labelledby="ledger-title">
       <h2 id="ledger-title">Credit ledger</h2>
-      {error && <Notice kind="error">{error}</Notice>}
+      {error && <Notice kind="error">{error.message}</Notice>}
       {ledger && ledger.length === 0 && <p>No credit movements yet.</p>}
       {ledger && ledger.length > 0 && (
         <div class="table-wrap">
@@ -283,7 +252,7 @@ function SessionsSection() {
       await postJson('/api/session/signout-everywhere');
       location.assign('/signin');
     } catch (e) {
-      setError(failureText(e));
+      setError(asFailure(e).message);
     }
   };
   return (
@@ -307,28 +276,38 @@ function SessionsSection() {
   );
 }
 
+/** What a signed-in person sees; mounted only once the session says who they are. */
+function Account({ user }: { user: UserJson | undefined }) {
+  const [version, setVersion] = useState(0);
+  const account = useLoad((signal) => getJson<AccountJson>('/api/account', signal), [version]);
+  const usage = useLoad((signal) => getJson<{ days: UsageDayJson[] }>('/api/account/usage?days=30', signal), [version]);
+  const error = account.error ?? usage.error;
+  return (
+    <>
+      <h1>Dashboard</h1>
+      <p>
+        Signed in as {user?.email}, account <code>{user?.customerId}</code>.
+      </p>
+      {error && <Notice kind="error">{error.message}</Notice>}
+      {account.data && <PackSection account={account.data} />}
+      {account.data && (
+        <KeysSection hasPack={account.data.activePack !== null} onChange={() => setVersion((v) => v + 1)} />
+      )}
+      <section class="card" aria-labelledby="usage-title">
+        <h2 id="usage-title">Usage, last 30 days</h2>
+        {usage.data && <UsageChart days={usage.data.days} />}
+      </section>
+      <LedgerSection version={version} />
+      <SessionsSection />
+    </>
+  );
+}
+
 function Dashboard() {
   const session = useSession();
-  const [account, setAccount] = useState<Account>();
-  const [usage, setUsage] = useState<UsageDay[]>();
-  const [error, setError] = useState<string>();
-  const [version, setVersion] = useState(0);
-  const signedIn = session.state === 'ready' && session.session.signedIn;
-  const user = session.state === 'ready' ? session.session.user : undefined;
-
-  useEffect(() => {
-    if (!signedIn) return;
-    getJson<Account>('/api/account')
-      .then(setAccount)
-      .catch((e) => setError(failureText(e)));
-    getJson<{ days: UsageDay[] }>('/api/account/usage?days=30')
-      .then((r) => setUsage(r.days))
-      .catch((e) => setError(failureText(e)));
-  }, [signedIn, version]);
-
   if (session.state === 'loading') return <p>Loading…</p>;
   if (session.state === 'failed') return <Notice kind="error">{session.error}</Notice>;
-  if (!signedIn)
+  if (!session.session.signedIn)
     return (
       <>
         <h1>Dashboard</h1>
@@ -338,23 +317,7 @@ function Dashboard() {
         </Notice>
       </>
     );
-  return (
-    <>
-      <h1>Dashboard</h1>
-      <p>
-        Signed in as {user?.email}, account <code>{user?.customerId}</code>.
-      </p>
-      {error && <Notice kind="error">{error}</Notice>}
-      {account && <PackSection account={account} />}
-      {account && <KeysSection hasPack={account.activePack !== null} onChange={() => setVersion((v) => v + 1)} />}
-      <section class="card" aria-labelledby="usage-title">
-        <h2 id="usage-title">Usage, last 30 days</h2>
-        {usage && <UsageChart days={usage} />}
-      </section>
-      <LedgerSection version={version} />
-      <SessionsSection />
-    </>
-  );
+  return <Account user={session.session.user} />;
 }
 
 mountPage('/dashboard', <Dashboard />);

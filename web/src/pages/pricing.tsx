@@ -1,35 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
+import type { CatalogueJson, OfferJson, OrderJson, WaiverTextJson } from '../../../src/wire/site.js';
 import { Notice } from '../components/field.js';
 import { mountPage } from '../components/layout.js';
-import { ApiFailure, getJson, postJson } from '../lib/api.js';
+import { type ApiFailure, asFailure, getJson, postJson } from '../lib/api.js';
 import { formatDate } from '../lib/format.js';
+import { useLoad } from '../lib/load.js';
 import { useSession } from '../lib/session.js';
-
-interface Offer {
-  id: string;
-  name: string;
-  kind: 'studio' | 'topup';
-  credits: number;
-  /** In the currency's minor unit (cents). */
-  price: number;
-  currency: string;
-  validMonths: number;
-}
-
-interface Waiver {
-  textVersion: string;
-  consent: string;
-  acknowledgement: string;
-}
-
-interface Order {
-  orderId: string;
-  status: 'open' | 'paid';
-  checkoutUrl?: string;
-  testMode?: true;
-  credits?: number;
-  expiresAt?: string;
-}
 
 const money = (minor: number, currency: string) =>
   new Intl.NumberFormat('en', { style: 'currency', currency }).format(minor / 100);
@@ -48,7 +24,7 @@ function Returned() {
   return null;
 }
 
-function Confirmation({ order, offer }: { order: Order; offer: Offer }) {
+function Confirmation({ order, offer }: { order: OrderJson; offer: OfferJson }) {
   return (
     <section class="notice ok" aria-labelledby="confirmation-title" tabIndex={-1} ref={(el) => el?.focus()}>
       <h2 id="confirmation-title">Order confirmed</h2>
@@ -69,13 +45,13 @@ function Confirmation({ order, offer }: { order: Order; offer: Offer }) {
   );
 }
 
-function Checkout({ offers, waiver, email }: { offers: Offer[]; waiver: Waiver; email: string }) {
+function Checkout({ offers, waiver, email }: { offers: OfferJson[]; waiver: WaiverTextJson; email: string }) {
   const [packId, setPackId] = useState(offers[0]?.id ?? '');
   const [consent, setConsent] = useState(false);
   const [acknowledgement, setAcknowledgement] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiFailure>();
-  const [order, setOrder] = useState<Order>();
+  const [order, setOrder] = useState<OrderJson>();
   const offer = offers.find((o) => o.id === packId);
 
   const submit = async (e: Event) => {
@@ -83,7 +59,7 @@ function Checkout({ offers, waiver, email }: { offers: Offer[]; waiver: Waiver; 
     setBusy(true);
     setError(undefined);
     try {
-      const answer = await postJson<Order>('/api/checkout', {
+      const answer = await postJson<OrderJson>('/api/checkout', {
         packId,
         email,
         withdrawalWaiver: { consent, acknowledgement, textVersion: waiver.textVersion },
@@ -94,12 +70,9 @@ function Checkout({ offers, waiver, email }: { offers: Offer[]; waiver: Waiver; 
       }
       setOrder(answer);
     } catch (err) {
-      setError(
-        err instanceof ApiFailure
-          ? err
-          : new ApiFailure(0, { success: false, error: 'The site could not be reached.', code: 'offline' }),
-      );
-      if (err instanceof ApiFailure && err.field) document.getElementById(err.field)?.focus();
+      const failure = asFailure(err);
+      setError(failure);
+      if (failure.field) document.getElementById(failure.field)?.focus();
     }
     setBusy(false);
   };
@@ -175,13 +148,7 @@ function Checkout({ offers, waiver, email }: { offers: Offer[]; waiver: Waiver; 
 
 function Pricing() {
   const session = useSession();
-  const [catalogue, setCatalogue] = useState<{ packs: Offer[]; withdrawalWaiver: Waiver }>();
-  const [error, setError] = useState<ApiFailure>();
-  useEffect(() => {
-    getJson<{ packs: Offer[]; withdrawalWaiver: Waiver }>('/api/packs')
-      .then(setCatalogue)
-      .catch((e) => setError(e instanceof ApiFailure ? e : undefined));
-  }, []);
+  const { data: catalogue, error } = useLoad((signal) => getJson<CatalogueJson>('/api/packs', signal), []);
   const user = session.state === 'ready' ? session.session.user : undefined;
   return (
     <>

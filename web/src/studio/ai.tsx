@@ -1,9 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { Field, Notice } from '../components/field.js';
-import { ApiFailure, getJson, postJson } from '../lib/api.js';
+import { type ApiFailure, asFailure, getJson, postJson } from '../lib/api.js';
 import { plural } from '../lib/format.js';
+import { useLoad } from '../lib/load.js';
 import { useSession } from '../lib/session.js';
 import { STYLE_PRESETS } from '../../../src/ai/system-prompt.js';
+import type { AccountJson } from '../../../src/wire/site.js';
 import type { Design } from './design.js';
 
 interface AiAnswer {
@@ -27,21 +29,18 @@ export function AiBox({
 }) {
   const session = useSession();
   const signedIn = session.state === 'ready' && session.session.signedIn;
-  const [credits, setCredits] = useState<number>();
-  const [hasPack, setHasPack] = useState<boolean>();
+  const { data: account } = useLoad(
+    (signal) => (signedIn ? getJson<AccountJson>('/api/account', signal) : Promise.resolve(undefined)),
+    [signedIn],
+  );
+  const hasPack = account && account.activePack !== null;
+  const [creditsLeft, setCreditsLeft] = useState<number>();
+  const credits = creditsLeft ?? account?.credits.available;
   const [prompt, setPrompt] = useState('');
   const [preset, setPreset] = useState('luxury');
   const [busy, setBusy] = useState(false);
   const [explanation, setExplanation] = useState<string>();
   const [error, setError] = useState<ApiFailure>();
-
-  useEffect(() => {
-    if (!signedIn) return;
-    getJson<{ activePack: unknown; credits: { available: number } }>('/api/account').then((a) => {
-      setHasPack(a.activePack !== null);
-      setCredits(a.credits.available);
-    });
-  }, [signedIn]);
 
   const run = async (e: Event) => {
     e.preventDefault();
@@ -55,13 +54,9 @@ export function AiBox({
       const r = await postJson<AiAnswer>('/api/account/ai', body);
       onDesign(r.generatedConfig);
       setExplanation(r.aiExplanation);
-      setCredits(r.creditsRemaining);
+      setCreditsLeft(r.creditsRemaining);
     } catch (err) {
-      setError(
-        err instanceof ApiFailure
-          ? err
-          : new ApiFailure(0, { success: false, error: 'The site could not be reached.', code: 'offline' }),
-      );
+      setError(asFailure(err));
     }
     setBusy(false);
   };

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { CONTENT_SCHEMAS } from '../../../src/content/schemas.js';
 import { contentProperty } from '../../../src/schema/qr-config.js';
 import { Field } from '../components/field.js';
-import { ApiFailure, isAbort, postJson } from '../lib/api.js';
+import { asFailure, isAbort, postJson } from '../lib/api.js';
 import { check, type SchemaNode } from './schema-check.js';
 
 type HelperType = keyof typeof CONTENT_SCHEMAS;
@@ -140,9 +140,10 @@ export function ContentPanel({ onContent }: { onContent: (s: ContentState) => vo
         })
         .catch((e: unknown) => {
           if (isAbort(e)) return;
-          const field = e instanceof ApiFailure ? (e.field ?? '') : '';
+          const failure = asFailure(e);
+          const field = failure.field ?? '';
           // The server's refusal is shown whether or not its field was touched: it is why nothing renders.
-          setErrors(new Map([[field, e instanceof ApiFailure ? e.message : 'The site could not be reached.']]));
+          setErrors(new Map([[field, failure.message]]));
           setServerField(field);
           setBuilt(undefined);
           onContent({ content: undefined, busy: false });

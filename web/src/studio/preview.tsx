@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Notice } from '../components/field.js';
 import type { Correction } from '../../../src/model/render-config.js';
-import { ApiFailure, isAbort, postJson } from '../lib/api.js';
+import { type ApiFailure, asFailure, isAbort, postJson } from '../lib/api.js';
 import { type Design, requestBody } from './design.js';
 
 export interface Verification {
@@ -142,10 +142,7 @@ export function Preview({
         })
         .catch((e: unknown) => {
           if (isAbort(e)) return;
-          const failure =
-            e instanceof ApiFailure
-              ? e
-              : new ApiFailure(0, { success: false, error: 'The site could not be reached.', code: 'offline' });
+          const failure = asFailure(e);
           setError(failure);
           onFieldError(failure.field, failure.message);
           setBusy(false);

@@ -1,0 +1,124 @@
+/**
+ * The JSON the site's own API answers its pages (GET /api/session, /api/account…, /api/packs, POST
+ * /api/checkout), declared once for the server's mappers and for the pages (web/src), which import these
+ * types and nothing else from here: this module imports nothing.
+ *
+ * A time is a Date where the server builds an answer and the ISO 8601 string JSON turns it into where a
+ * page reads it, hence the `Time` parameter: the mappers check their answers as `KeyJson<Date>`, the
+ * pages read `KeyJson`.
+ */
+
+export interface UserJson<Time = string> {
+  email: string;
+  customerId: string;
+  createdAt: Time;
+}
+
+/** GET /api/session. */
+export interface SessionJson<Time = string> {
+  signedIn: boolean;
+  user?: UserJson<Time>;
+  expiresAt?: Time;
+  /** What every POST of this browser sends in X-CSRF-Token. */
+  csrfToken: string;
+}
+
+/** POST /api/session/signup and /signin: a new session, hence a new CSRF token. */
+export interface SignedInJson<Time = string> {
+  user: UserJson<Time>;
+  csrfToken: string;
+}
+
+export interface PackJson<Time = string> {
+  id: string;
+  credits: number;
+  remaining: number;
+  purchasedAt: Time;
+  expiresAt: Time;
+  refundedAt: Time | null;
+}
+
+/** GET /api/account. */
+export interface AccountJson<Time = string> {
+  user: UserJson<Time>;
+  activePack: PackJson<Time> | null;
+  packs: PackJson<Time>[];
+  credits: { available: number; reserved: number };
+}
+
+/** An API key as listed: its start, never the key. */
+export interface KeyJson<Time = string> {
+  id: string;
+  start: string;
+  name: string | null;
+  createdAt: Time;
+  lastUsedAt: Time | null;
+  revokedAt: Time | null;
+}
+
+/** POST /api/account/keys: the one answer with the key itself. */
+export interface IssuedKeyJson<Time = string> extends KeyJson<Time> {
+  key: string;
+}
+
+export type LedgerKind = 'grant' | 'reserve' | 'commit' | 'release' | 'expire' | 'refund';
+
+export interface LedgerEntryJson<Time = string> {
+  id: string;
+  kind: LedgerKind;
+  packId: string;
+  remainingChange: number;
+  heldChange: number;
+  createdAt: Time;
+}
+
+/** One UTC day of GET /api/account/usage. */
+export interface UsageDayJson {
+  /** YYYY-MM-DD. */
+  day: string;
+  general: number;
+  generation: number;
+  ai: number;
+  creditsSpent: number;
+}
+
+/** A pack on sale, as GET /api/packs lists it. */
+export interface OfferJson {
+  id: string;
+  name: string;
+  kind: 'studio' | 'topup';
+  credits: number;
+  /** In the currency's minor unit: 2900 with `eur` is €29.00. */
+  price: number;
+  /** ISO 4217, lower case. */
+  currency: string;
+  validMonths: number;
+}
+
+/** The waiver texts a checkout shows, and the version its answer must quote. */
+export interface WaiverTextJson {
+  textVersion: string;
+  consent: string;
+  acknowledgement: string;
+}
+
+/** GET /api/packs. */
+export interface CatalogueJson {
+  packs: OfferJson[];
+  withdrawalWaiver: WaiverTextJson;
+}
+
+/** POST /api/checkout. */
+export interface OrderJson<Time = string> {
+  orderId: string;
+  customerId: string;
+  /** `open` until the provider reports the payment; `paid` at once in test mode. */
+  status: 'open' | 'paid';
+  /** Where to send the buyer to pay (Stripe Checkout). */
+  checkoutUrl?: string;
+  /** Test mode: nothing was charged. */
+  testMode?: true;
+  packId?: string;
+  credits?: number;
+  expiresAt?: Time;
+}
