@@ -6,7 +6,7 @@ import type { MonthKey } from './month.js';
 import { PLANS, type PlanTable } from './plans.js';
 import { type ManagedUsage, managedUsage } from './quota.js';
 import { type UsageReport, usageReport } from './report.js';
-import { countedRoute, MarketplaceCallCounter, type UsageCounterOptions } from './usage.js';
+import { countedRoute, MarketplaceCallCounter, type MarketplaceCallCounterOptions } from './usage.js';
 
 export { type MarketplaceCaller, marketplaceCaller, UNNAMED_USER } from './caller.js';
 export type { DeliverDesign, ManagedAiMeter } from './managed-ai.js';
@@ -34,7 +34,7 @@ export interface Marketplace {
 
 export interface MarketplaceOptions {
   managedAi?: ManagedAiMeterOptions;
-  usage?: Pick<UsageCounterOptions, 'clock' | 'maxPending'>;
+  usage?: Pick<MarketplaceCallCounterOptions, 'clock' | 'maxPending'>;
   log?: (message: string) => void;
 }
 

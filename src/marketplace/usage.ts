@@ -27,7 +27,7 @@ interface MonthCalls {
   plan: string;
 }
 
-export interface UsageCounterOptions {
+export interface MarketplaceCallCounterOptions {
   /** How often the counts are written; 0 is not allowed here (no counter is made). */
   flushMs: number;
   /** A flush starts early once this many user × class counts wait. Default 10,000. */
@@ -45,7 +45,7 @@ export class MarketplaceCallCounter {
   private readonly counts: BatchedCounts<MonthCalls>;
   private readonly month: () => Month;
 
-  constructor(db: Db, options: UsageCounterOptions) {
+  constructor(db: Db, options: MarketplaceCallCounterOptions) {
     this.month = monthClock(options.clock);
     this.counts = new BatchedCounts({
       flushMs: options.flushMs,
