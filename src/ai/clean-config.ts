@@ -20,6 +20,7 @@ export const CALLER_FIELDS = [
   'outputWidth',
   'outputHeight',
   'pixelsPerModule',
+  'printSize',
   'responseType',
   'strictScannability',
 ] as const;

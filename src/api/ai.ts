@@ -30,6 +30,7 @@ type AiBody = Pick<
   | 'content'
   | 'fileFormat'
   | 'outputWidth'
+  | 'printSize'
   | 'responseType'
   | 'logoUrl'
   | 'backgroundImageUrl'

@@ -3,6 +3,8 @@ export const LIMITS = {
   contentChars: 4296,
   outputPx: { min: 64, max: 4096 },
   pixelsPerModule: { min: 1, max: 100 },
+  /** printSize's density; with the width it must make an image within outputPx. */
+  printDpi: { min: 72, max: 1200 },
   quietZone: { min: 4, max: 40 },
   logoSizePercent: { min: 3, max: 40 },
   /** The largest logo drawn: above it, a logo is shrunk to it (with ECC H; below H it is refused). */

@@ -1,3 +1,4 @@
+import type { PrintSize } from './print-size.js';
 import type {
   EccLevel,
   FileFormat,
@@ -46,6 +47,7 @@ export interface RenderConfig {
   outputWidth?: number;
   outputHeight?: number;
   pixelsPerModule?: number;
+  printSize?: PrintSize;
   strictScannability: boolean;
   logoSizePercent: number;
   logoPaddingPercent: number;

@@ -7,9 +7,11 @@ import { weakestContrast } from '../model/contrast.js';
 import type { Layout } from '../model/layout.js';
 import type { IndexedRaster, Raster } from '../model/raster.js';
 import type { RenderConfig } from '../model/render-config.js';
+import type { PrintSize } from '../model/print-size.js';
 import { FILE_FORMATS, FORMAT_NAMES, type FileFormat } from '../model/vocabulary.js';
 import { encode } from '../qr/encode.js';
 import { DataTooLongError, type QrSymbol } from '../qr/types.js';
+import { withDensity } from './formats/density.js';
 import { encodeJpg } from './formats/jpeg.js';
 import { jpegGrey } from './formats/jpeg-grey.js';
 import { sceneToPdf } from './formats/pdf.js';
@@ -125,12 +127,13 @@ export const readBack = async (format: 'jpg' | 'webp', bytes: Uint8Array): Promi
 async function writeFile(
   d: Designed,
   format: FileFormat,
+  print: PrintSize | undefined,
   lap: (stage: string) => void,
 ): Promise<{ bytes: Uint8Array; checked: Raster; drawn?: ResidentRaster }> {
   if (format === 'svg' || format === 'pdf') {
-    const svg = sceneToSvg(d.scene);
+    const svg = sceneToSvg(d.scene, print);
     checkVectorBudget(svg.length, format);
-    const bytes = format === 'svg' ? utf8.encode(svg) : sceneToPdf(d.scene);
+    const bytes = format === 'svg' ? utf8.encode(svg) : sceneToPdf(d.scene, print);
     lap(format);
     const drawn = sceneRaster(d);
     lap('raster');
@@ -138,8 +141,9 @@ async function writeFile(
   }
   const drawn = sceneRaster(d);
   lap('raster');
-  const bytes =
+  const encoded =
     format === 'png' ? encodePng(drawn) : format === 'jpg' ? encodeJpg(drawn) : await encodeWebpImage(drawn);
+  const bytes = print ? withDensity(format, encoded, print.dpi, drawn) : encoded;
   lap(format);
   const checked = format === 'png' ? drawn : await readBack(format, bytes);
   return { bytes, checked, ...('release' in drawn && { drawn }) };
@@ -174,7 +178,7 @@ export async function renderOnce(task: RenderTask): Promise<Rendered> {
   const format = cfg.fileFormat;
 
   stopIfRaised(task.stop);
-  const { bytes, checked, drawn } = await writeFile(designed, format, lap);
+  const { bytes, checked, drawn } = await writeFile(designed, format, cfg.printSize, lap);
   let verdict: Verdict;
   try {
     stopIfRaised(task.stop);

@@ -3,6 +3,7 @@ import type { Scene } from './scene.js';
 import { svgPaint } from '../model/color.js';
 import type { Affine, Layer } from '../model/layer.js';
 import { linearEnds, radialCircle, type Paint } from '../model/paint.js';
+import type { PrintSize } from '../model/print-size.js';
 
 const num = (n: number) => String(Math.round(n * 1000) / 1000);
 
@@ -58,15 +59,21 @@ function layerSvg(layer: Layer, symbolTransform: string, defs: Defs): string {
   return `<image${t}${opacity} x="${num(x)}" y="${num(y)}" width="${num(w)}" height="${num(h)}" preserveAspectRatio="none" href="${href}"/>`;
 }
 
-/** The scene as a standalone SVG document, sized in pixels like the raster exports. */
-export function sceneToSvg(scene: Scene): string {
+/**
+ * The scene as a standalone SVG document, sized in pixels like the raster exports, or in the print size's
+ * unit (the same drawing in the same viewBox).
+ */
+export function sceneToSvg(scene: Scene, print?: PrintSize): string {
   const { width, height, originX, originY, modulePx } = scene.layout;
+  const size = print
+    ? `width="${num(print.width)}${print.unit}" height="${num((print.width * height) / width)}${print.unit}"`
+    : `width="${width}" height="${height}"`;
   const defs = new Defs();
   const symbolTransform = `translate(${num(originX)} ${num(originY)}) scale(${num(modulePx)})`;
   const background = `<rect width="${width}" height="${height}" ${defs.fill(scene.background)}/>`;
   const body = scene.layers.map((l) => layerSvg(l, symbolTransform, defs)).join('');
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" ${size} viewBox="0 0 ${width} ${height}">` +
     `${defs}${background}${body}</svg>`
   );
 }

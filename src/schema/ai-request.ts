@@ -21,6 +21,7 @@ export const AI_CALLER_FIELDS = [
   'ctaText',
   'fileFormat',
   'outputWidth',
+  'printSize',
   'responseType',
 ] as const satisfies readonly (typeof CALLER_FIELDS)[number][];
 

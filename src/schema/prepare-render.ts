@@ -2,6 +2,7 @@ import { eccHFor } from '../design/ecc-budget.js';
 import { ApiError, contentTooLong } from '../errors.js';
 import type { Correction, RenderAssets, RenderConfig } from '../model/render-config.js';
 import { LIMITS } from '../model/limits.js';
+import { pixelWidth } from '../model/print-size.js';
 import { measure } from '../qr/encode.js';
 import { QR_DEFAULTS } from './qr-config.js';
 
@@ -44,6 +45,7 @@ export function prepareRender(body: QrConfigBody, assets: RenderAssets): Prepare
       field: 'logoSizePercent',
     });
   }
+  if (body.printSize) config.outputWidth = printedWidth(body);
   const raise = hasLogo ? eccHFor(config.eccLevel, 'a logo') : null;
   if (raise) {
     corrections.push(raise);
@@ -66,6 +68,27 @@ export function prepareRender(body: QrConfigBody, assets: RenderAssets): Prepare
     throw contentTooLong(bitsNeeded, bitsAvailable, config.eccLevel);
   }
   return { config, corrections, warnings: [] };
+}
+
+/**
+ * The pixel width a printSize makes. It sets the size alone: outputWidth, outputHeight or pixelsPerModule
+ * beside it would contradict it.
+ */
+function printedWidth(body: QrConfigBody): number {
+  const print = body.printSize!;
+  const other = (['outputWidth', 'outputHeight', 'pixelsPerModule'] as const).find((f) => body[f] !== undefined);
+  if (other)
+    throw new ApiError('INVALID_FIELD_VALUE', {
+      message: `printSize sets the image's size; leave out ${other}.`,
+      field: other,
+    });
+  const px = pixelWidth(print);
+  if (px < LIMITS.outputPx.min || px > LIMITS.outputPx.max)
+    throw new ApiError('VALUE_OUT_OF_RANGE', {
+      message: `${print.width} ${print.unit} at ${print.dpi} dpi is ${px} px; printSize must make ${LIMITS.outputPx.min}–${LIMITS.outputPx.max} px (lower the dpi for a large print).`,
+      field: 'printSize.width',
+    });
+  return px;
 }
 
 /** Fields that stay on the main thread: how to answer, and image sources (their bytes travel as assets). */

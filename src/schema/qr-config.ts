@@ -153,6 +153,23 @@ export const designProperties = {
     'Size of one module in pixels. Default: the largest whole number that fits the output size.',
     true,
   ),
+  printSize: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['width', 'unit', 'dpi'],
+    description:
+      'A physical size for print, instead of outputWidth: the width of the whole image (quiet zone, frame and caption included). Raster exports are width × dpi pixels wide and carry the density (PNG pHYs, JPEG JFIF, WebP EXIF); SVG is sized in the unit; the PDF page is exactly that wide. Width and dpi together must make 64–4096 px.',
+    properties: {
+      width: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        maximum: 2000,
+        description: 'Width in the unit; with dpi it must make 64–4096 px (25 mm at 300 dpi is 295 px).',
+      },
+      unit: { type: 'string', enum: ['mm', 'in'], description: 'mm or in.' },
+      dpi: range(LIMITS.printDpi, `Dots per inch of the raster (${LIMITS.printDpi.min}–${LIMITS.printDpi.max}).`, true),
+    },
+  },
   responseType: {
     type: 'string',
     enum: ['base64', 'binary'],

@@ -3,6 +3,7 @@ import type { Affine, Layer } from '../../model/layer.js';
 import type { Rgba } from '../../model/color.js';
 import { type ColorStop, type GradientPaint, linearEnds, type Paint, radialCircle } from '../../model/paint.js';
 import type { RgbaRaster } from '../../model/raster.js';
+import { type PrintSize, PT_PER_INCH, widthInInches } from '../../model/print-size.js';
 import { arcEllipse, type PathPen, walkPath } from '../flatten.js';
 import { multiply, type Scene } from '../scene.js';
 import { concat } from './png.js';
@@ -33,7 +34,8 @@ const EPOCH = 'D:19700101000000Z';
 const num = (n: number): string => String(Math.round(n * 10_000) / 10_000);
 
 /** The page's y axis points up; the scene's points down. This maps scene pixels to page points. */
-const canvasToPage = (height: number): Affine => [PT_PER_PX, 0, 0, -PT_PER_PX, 0, height * PT_PER_PX];
+/** Canvas pixels (y down) to page points (y up), `scale` points a pixel. */
+const canvasToPage = (height: number, scale: number): Affine => [scale, 0, 0, -scale, 0, height * scale];
 const cm = (m: Affine) => `${m.map(num).join(' ')} cm\n`;
 
 /**
@@ -225,9 +227,9 @@ function fillOps(d: string, paint: Paint, res: Resources): string {
   return `${pathOps(d)}W n\n${res.gradientAlpha(paint)}/${res.shading(paint)} sh\n`;
 }
 
-function layerOps(layer: Layer, scene: Scene, res: Resources): string {
-  const { height, originX, originY, modulePx } = scene.layout;
-  let m = canvasToPage(height);
+function layerOps(layer: Layer, scene: Scene, toPage: Affine, res: Resources): string {
+  const { originX, originY, modulePx } = scene.layout;
+  let m = toPage;
   if (layer.space === 'symbol') m = multiply(m, [modulePx, 0, 0, modulePx, originX, originY]);
   if (layer.kind === 'image') {
     const { x, y, w, h } = layer.box;
@@ -317,8 +319,11 @@ function imageObject(objects: PdfObjects, image: RgbaRaster): number {
  * paths as paths, gradients as shadings clipped to their shapes, images as embedded RGB with a soft mask,
  * constant alpha through graphics states.
  */
-export function sceneToPdf(scene: Scene): Uint8Array {
+export function sceneToPdf(scene: Scene, print?: PrintSize): Uint8Array {
   const { width, height } = scene.layout;
+  // A print size makes the page exactly its width; the pixels are then a little off the dpi's.
+  const scale = print ? (widthInInches(print) * PT_PER_INCH) / width : PT_PER_PX;
+  const toPage = canvasToPage(height, scale);
   const res = new Resources();
   const background: Layer = {
     kind: 'path',
@@ -326,7 +331,7 @@ export function sceneToPdf(scene: Scene): Uint8Array {
     d: `M0 0h${width}v${height}h-${width}z`,
     paint: scene.background,
   };
-  const content = [background, ...scene.layers].map((l) => layerOps(l, scene, res)).join('');
+  const content = [background, ...scene.layers].map((l) => layerOps(l, scene, toPage, res)).join('');
 
   const objects = new PdfObjects();
   const catalog = objects.reserve();
@@ -358,7 +363,7 @@ export function sceneToPdf(scene: Scene): Uint8Array {
   objects.set(pages, `/Type /Pages /Kids [${page} 0 R] /Count 1`);
   objects.set(
     page,
-    `/Type /Page /Parent ${pages} 0 R /MediaBox [0 0 ${num(width * PT_PER_PX)} ${num(height * PT_PER_PX)}] /Resources << ${resources} >> /Contents ${contents} 0 R`,
+    `/Type /Page /Parent ${pages} 0 R /MediaBox [0 0 ${num(width * scale)} ${num(height * scale)}] /Resources << ${resources} >> /Contents ${contents} 0 R`,
   );
   return objects.file(catalog, info);
 }

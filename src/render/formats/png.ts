@@ -4,7 +4,7 @@ import type { Raster, RgbaRaster } from '../../model/raster.js';
 import { kernelFor, kernelWith, reserve, type Kernel } from '../kernel.js';
 import { indexInKernel, storedAsIs } from '../palette.js';
 
-function chunk(type: string, data: Uint8Array): Uint8Array {
+export function chunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);
   const view = new DataView(out.buffer);
   view.setUint32(0, data.length);

@@ -19,6 +19,7 @@ const KEPT_ACROSS_DESIGNS = [
   'outputWidth',
   'outputHeight',
   'pixelsPerModule',
+  'printSize',
   'fileFormat',
   'responseType',
   'logoBase64',
