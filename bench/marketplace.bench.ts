@@ -7,7 +7,7 @@
  * 2. A whole managed call over HTTP against a loopback LLM that answers at once (the render cached after
  *    the first call, so the quota is as large a share of the call as it can be): engines metering on
  *    PGlite, on PostgreSQL, and one whose meter is replaced by a pass-through, alternated round by round.
- * 3. Usage counting: `UsageCounter.count` alone, then `POST /api/qr/generate` (one cached design) through
+ * 3. Usage counting: `MarketplaceCallCounter.count` alone, then `POST /api/qr/generate` (one cached design) through
  *    two engine processes started as `npm start` starts one, counting (QR_USAGE_FLUSH_MS=10000) and not
  *    (0), driven by autocannon in alternating rounds.
  */
@@ -21,7 +21,7 @@ import { Bench } from 'tinybench';
 import { loadConfig } from '../src/config.js';
 import { PLANS } from '../src/marketplace/plans.js';
 import { deliverManagedDesign, holdManagedDesign } from '../src/marketplace/quota.js';
-import { UsageCounter } from '../src/marketplace/usage.js';
+import { MarketplaceCallCounter } from '../src/marketplace/usage.js';
 import { startService } from '../src/server.js';
 import { type Db, MEMORY_DATA_DIR, openStore } from '../src/store/index.js';
 
@@ -145,11 +145,11 @@ async function managedCalls(): Promise<void> {
 
 async function countCost(): Promise<void> {
   const db = await openStore({ dataDir: MEMORY_DATA_DIR });
-  const counter = new UsageCounter(db, { flushMs: 3_600_000, maxPending: 1_000_000 });
+  const counter = new MarketplaceCallCounter(db, { flushMs: 3_600_000, maxPending: 1_000_000 });
   const callers = Array.from({ length: 1000 }, (_, i) => ({ user: `user-${i}`, plan: PLANS.planOf('PRO') }));
   let i = 0;
   const bench = new Bench({ time: 1000, warmupTime: 200 });
-  bench.add('UsageCounter.count (1,000 users in turn)', () => {
+  bench.add('MarketplaceCallCounter.count (1,000 users in turn)', () => {
     counter.count(callers[i++ % 1000]!, 'generation');
   });
   await bench.run();

@@ -8,6 +8,7 @@ import Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { AJV_OPTIONS } from '../src/schema/ajv-options.js';
 import { ADMIN_FORMS } from '../src/admin/forms.js';
+import { BUSINESS_SCHEMAS } from '../src/schema/business-requests.js';
 import { SCHEMAS } from '../src/schema/registry.js';
 import { SITE_FORMS } from '../src/site/forms.js';
 
@@ -28,6 +29,6 @@ function compile(table: Record<string, unknown>, module: string): void {
   console.log(`compiled ${Object.keys(refs).length} schemas → ${out}`);
 }
 
-compile(SCHEMAS, 'schema/compiled.js');
+compile({ ...SCHEMAS, ...BUSINESS_SCHEMAS }, 'schema/compiled.js');
 compile(SITE_FORMS, 'site/compiled-forms.js');
 compile(ADMIN_FORMS, 'admin/compiled-forms.js');

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { OutageLog } from './outage.js';
 
 /**
  * What the service keeps in Redis (rate-limit windows, relay signatures already seen) may be lost, so a
@@ -40,29 +41,27 @@ export async function connectRedis(url: string): Promise<Redis> {
  * The first failure of an outage is logged, and so is the first success after it; nothing in between.
  */
 export class RedisFallback {
-  private down = false;
+  private readonly outage: OutageLog;
 
   /** @param what what is shared through Redis, in the plural: "rate limits", "relay signatures seen" */
   constructor(
     private readonly what: string,
-    private readonly log: (line: string) => void,
-  ) {}
+    log: (line: string) => void,
+  ) {
+    this.outage = new OutageLog(log, `Redis answers again: ${what} are shared again.`);
+  }
 
   async run<T>(shared: () => Promise<T>, local: () => Promise<T>): Promise<T> {
     let result: T;
     try {
       result = await shared();
     } catch (e) {
-      if (!this.down) {
-        this.down = true;
-        this.log(`Redis unreachable (${(e as Error).message}): ${this.what} are kept per instance until it answers.`);
-      }
+      this.outage.failed(
+        () => `Redis unreachable (${(e as Error).message}): ${this.what} are kept per instance until it answers.`,
+      );
       return local();
     }
-    if (this.down) {
-      this.down = false;
-      this.log(`Redis answers again: ${this.what} are shared again.`);
-    }
+    this.outage.succeeded();
     return result;
   }
 }

@@ -17,9 +17,10 @@ import {
 } from './orders.js';
 import { ActivePackCache } from './pack-cache.js';
 import { activePack, grantPack, listPacks, refundPack } from './packs.js';
-import { claimReceipts, receiptFailed, receiptSent, receiptState } from './receipts.js';
-import type { Accounts, Clock } from './types.js';
-import { UsageCounter, usageByDay } from './usage.js';
+import { claimReceipts, paidOrder, receiptFailed, receiptSent, receiptState } from './receipts.js';
+import type { Accounts } from './interfaces.js';
+import type { Clock } from './types.js';
+import { GatewayCallCounter, usageByDay } from './usage.js';
 
 export interface AccountsOptions {
   /** The secret API keys are hashed with (see `resolvePepper`). */
@@ -70,7 +71,12 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
   // waiting for it, theirs and everyone else's calls alike. Queued here, a customer uses one connection.
   const perCustomer = oneAtATime();
   const packs = new ActivePackCache(options.activePackTtlMs ?? 5000, options.keyCacheEntries ?? 10_000);
-  const usage = new UsageCounter(db, clock, options.usageFlushMs ?? 10_000, options.log ?? ((m) => console.warn(m)));
+  const usage = new GatewayCallCounter(
+    db,
+    clock,
+    options.usageFlushMs ?? 10_000,
+    options.log ?? ((m) => console.warn(m)),
+  );
 
   return {
     verifyKey: (plaintext) => verifier.verify(plaintext),
@@ -136,6 +142,7 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
     },
     checkoutClosed: (closed) => checkoutClosed(db, closed, clock()),
     claimReceipts: (leaseMs, limit) => claimReceipts(db, clock(), leaseMs, limit),
+    paidOrder: (orderId) => paidOrder(db, orderId),
     receiptSent: (orderId, messageId) => receiptSent(db, orderId, messageId, clock()),
     receiptFailed: (orderId, retryInMs) => receiptFailed(db, orderId, clock(), retryInMs),
     receipt: (orderId) => receiptState(db, orderId),

@@ -46,30 +46,30 @@ export async function reserveCredit(db: Db, customerId: string, now: Date, ttlMs
   });
 }
 
-interface Settled {
+interface ClosedRow {
   customer_id: string;
   pack_id: string;
 }
 
-interface Settlement {
+interface ReservationClosing {
   customerId: string;
-  /** False when the reservation had already been settled. */
+  /** False when the reservation had already been closed. */
   changed: boolean;
 }
 
 /**
- * Moves a held reservation to its final state; the conditional UPDATE lets exactly one of concurrent
- * settlements (commit, release, the sweeper) win, and the others change nothing. Null for an unknown
- * reservation.
+ * Ends a held reservation: committed (the credit spent), released or expired (the credit back to its
+ * pack). The conditional UPDATE lets exactly one of concurrent endings (commit, release, the sweeper)
+ * win, and the others change nothing. Null for an unknown reservation.
  */
-async function settle(
+async function closeReservation(
   db: Db,
   reservationId: string,
   kind: 'commit' | 'release' | 'expire',
   now: Date,
-): Promise<Settlement | null> {
+): Promise<ReservationClosing | null> {
   return db.transaction(async (tx) => {
-    const { rows } = await tx.query<Settled>(
+    const { rows } = await tx.query<ClosedRow>(
       `UPDATE credit_reservations SET state = $2, settled_at = $3
        WHERE id = $1 AND state = 'held' RETURNING customer_id, pack_id`,
       [reservationId, kind === 'commit' ? 'committed' : 'released', now],
@@ -87,6 +87,7 @@ async function settle(
       kind,
       remainingChange: kind === 'commit' ? 0 : 1,
       heldChange: -1,
+      // The ledger's key for a reservation's end, as rows already stored carry it.
       idempotencyKey: `settle:${reservationId}`,
       at: now,
     });
@@ -102,25 +103,25 @@ async function ownerOf(tx: Queryable, reservationId: string): Promise<string | n
   return rows.length === 0 ? null : rows[0]!.customer_id;
 }
 
-/** Spends the held credit; a reservation already settled (released, swept) stays as it is. */
+/** Spends the held credit; a reservation already closed (released, swept) stays as it is. */
 export async function commitCredit(db: Db, reservationId: string, now: Date): Promise<CreditBalance> {
-  const settled = await settle(db, reservationId, 'commit', now);
-  if (settled === null) throw new Error(`no reservation ${reservationId}`);
-  return balance(db, settled.customerId, now);
+  const closed = await closeReservation(db, reservationId, 'commit', now);
+  if (closed === null) throw new Error(`no reservation ${reservationId}`);
+  return balance(db, closed.customerId, now);
 }
 
-/** Gives the held credit back to its pack; a reservation already settled (or unknown) is left alone. */
+/** Gives the held credit back to its pack; a reservation already closed (or unknown) is left alone. */
 export async function releaseCredit(db: Db, reservationId: string, now: Date): Promise<void> {
-  await settle(db, reservationId, 'release', now);
+  await closeReservation(db, reservationId, 'release', now);
 }
 
 /** How many expired holds one sweep releases at most; the next sweep takes the rest. */
 const SWEEP_BATCH = 500;
 
 /**
- * Releases holds past their expiry: what an instance that crashed mid-call left behind. Each is settled
+ * Releases holds past their expiry: what an instance that crashed mid-call left behind. Each is closed
  * in its own transaction by the same conditional UPDATE as a release, so sweepers on several instances
- * (and a late commit) never settle one twice.
+ * (and a late commit) never close one twice.
  */
 export async function sweepExpiredReservations(db: Db, now: Date): Promise<number> {
   const { rows } = await db.query<{ id: string }>(
@@ -128,7 +129,7 @@ export async function sweepExpiredReservations(db: Db, now: Date): Promise<numbe
     [now, SWEEP_BATCH],
   );
   let released = 0;
-  for (const { id } of rows) if ((await settle(db, id, 'expire', now))?.changed) released++;
+  for (const { id } of rows) if ((await closeReservation(db, id, 'expire', now))?.changed) released++;
   return released;
 }
 

@@ -10,4 +10,5 @@ export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords.js';
 export { createPeople } from './people.js';
 export { csrfTokenOf, newSessionToken, SESSION_LIFETIME_MS, sameToken } from './sessions.js';
 export { keyDigest, type PepperSource, resolvePepper } from './pepper.js';
+export type * from './interfaces.js';
 export type * from './types.js';

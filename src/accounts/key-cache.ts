@@ -1,3 +1,4 @@
+import { type BoundedCache, boundedByCount } from '../cache/bounded-cache.js';
 import type { KeyOwner } from './types.js';
 
 interface Entry {
@@ -12,14 +13,16 @@ interface Entry {
  * revocations currently arrive by pub/sub.
  */
 export class KeyCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: BoundedCache<Entry>;
   /** Bumped by every invalidation: an answer read from the database before one is not kept. */
   private generation = 0;
 
   constructor(
     private readonly now: () => number,
-    private readonly maxEntries: number,
-  ) {}
+    maxEntries: number,
+  ) {
+    this.entries = boundedByCount(maxEntries);
+  }
 
   /** The cached answer if younger than `ttlMs`; undefined when there is none. */
   get(digest: string, ttlMs: number): KeyOwner | null | undefined {
@@ -38,11 +41,6 @@ export class KeyCache {
   set(digest: string, owner: KeyOwner | null, mark: number): void {
     // A revocation may have arrived while the lookup ran, and the answer may predate it.
     if (mark !== this.generation) return;
-    if (this.entries.size >= this.maxEntries && !this.entries.has(digest)) {
-      // Maps iterate in insertion order: the first entry is the oldest.
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
     this.entries.set(digest, { owner, storedAt: this.now() });
   }
 

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { OutageLog } from '../outage.js';
 
 /** Redis channel on which a revoking instance publishes the revoked key's digest (base64url). */
 export const KEY_REVOKED_CHANNEL = 'qrfarm:key-revoked';
@@ -31,16 +32,13 @@ export interface RevocationHandlers {
  */
 export function connectRevocationFeed(redisUrl: string, handlers: RevocationHandlers): RevocationFeed {
   let listening = false;
-  let reportedDown = false;
+  const outage = new OutageLog(handlers.log, 'key revocations: Redis subscription back');
   const subscriber = new Redis(redisUrl, { autoResubscribe: false, lazyConnect: true });
   const publisher = new Redis(redisUrl, { lazyConnect: true });
 
   const down = (why: string) => {
     listening = false;
-    if (!reportedDown) {
-      reportedDown = true;
-      handlers.log(`key revocations: Redis ${why}; cached keys now live 0.9 s until it is back`);
-    }
+    outage.failed(() => `key revocations: Redis ${why}; cached keys now live 0.9 s until it is back`);
   };
   subscriber.on('message', (channel: string, message: string) => {
     if (channel === KEY_REVOKED_CHANNEL) handlers.revoked(message);
@@ -50,8 +48,7 @@ export function connectRevocationFeed(redisUrl: string, handlers: RevocationHand
       () => {
         handlers.resubscribed();
         listening = true;
-        if (reportedDown) handlers.log('key revocations: Redis subscription back');
-        reportedDown = false;
+        outage.succeeded();
       },
       () => down('refused the subscription'),
     );

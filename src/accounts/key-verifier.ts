@@ -1,3 +1,4 @@
+import { OutageLog } from '../outage.js';
 import type { Db } from '../store/index.js';
 import { KeyCache } from './key-cache.js';
 import { isWellFormedKey } from './key-format.js';
@@ -31,12 +32,13 @@ export class KeyVerifier {
   private readonly feed: RevocationFeed | undefined;
   private readonly lastTouch = new Map<string, number>();
   private readonly pendingTouches = new Set<Promise<void>>();
-  private touchFailureLogged = false;
+  private readonly touchOutage: OutageLog;
 
   constructor(
     private readonly db: Db,
     private readonly options: KeyVerifierOptions,
   ) {
+    this.touchOutage = new OutageLog(options.log);
     const nowMs = () => options.clock().getTime();
     this.cache = new KeyCache(nowMs, options.cacheEntries);
     this.feed =
@@ -82,14 +84,9 @@ export class KeyVerifier {
     if (last !== undefined && now.getTime() - last < TOUCH_EVERY_MS) return;
     if (this.lastTouch.size >= this.options.cacheEntries) this.lastTouch.clear();
     this.lastTouch.set(keyId, now.getTime());
-    const pending = touchKey(this.db, keyId, now).then(
-      () => {
-        this.touchFailureLogged = false;
-      },
-      () => {
-        if (!this.touchFailureLogged) this.options.log('api keys: last_used_at could not be written');
-        this.touchFailureLogged = true;
-      },
+    const pending = this.touchOutage.run(
+      () => touchKey(this.db, keyId, now),
+      () => 'api keys: last_used_at could not be written',
     );
     this.pendingTouches.add(pending);
     pending.finally(() => this.pendingTouches.delete(pending));

@@ -1,4 +1,5 @@
-import type { Accounts, People } from './types.js';
+import { OutageLog } from '../outage.js';
+import type { Credits, IdempotencyRecords, People } from './interfaces.js';
 
 /**
  * The site's housekeeping: releases expired credit holds, prunes day-old Idempotency-Key records and
@@ -6,7 +7,7 @@ import type { Accounts, People } from './types.js';
  * Returns the stop.
  */
 export function startMaintenance(
-  accounts: Accounts,
+  accounts: Pick<Credits, 'sweepExpiredReservations'> & Pick<IdempotencyRecords, 'pruneIdempotency'>,
   {
     intervalMs = 30_000,
     log = (m: string) => console.warn(m),
@@ -14,19 +15,16 @@ export function startMaintenance(
   }: { intervalMs?: number; log?: (m: string) => void; people?: Pick<People, 'pruneSessions'> } = {},
 ): () => Promise<void> {
   let running: Promise<void> = Promise.resolve();
-  let failing = false;
+  const outage = new OutageLog(log);
   const tick = () => {
-    running = (async () => {
-      try {
+    running = outage.run(
+      async () => {
         await accounts.sweepExpiredReservations();
         await accounts.pruneIdempotency();
         await people?.pruneSessions();
-        failing = false;
-      } catch (e) {
-        if (!failing) log(`accounts maintenance failed (retried every ${intervalMs} ms): ${(e as Error).message}`);
-        failing = true;
-      }
-    })();
+      },
+      (e) => `accounts maintenance failed (retried every ${intervalMs} ms): ${e.message}`,
+    );
   };
   const timer = setInterval(tick, intervalMs);
   timer.unref();

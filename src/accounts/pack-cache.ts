@@ -1,3 +1,4 @@
+import { type BoundedCache, boundedByCount } from '../cache/bounded-cache.js';
 import type { Pack } from './types.js';
 
 /**
@@ -8,12 +9,14 @@ import type { Pack } from './types.js';
  * within the TTL. Only active packs are kept: a customer who has just bought one is let in at once.
  */
 export class ActivePackCache {
-  private readonly entries = new Map<string, { pack: Pack; readAt: number }>();
+  private readonly entries: BoundedCache<{ pack: Pack; readAt: number }>;
 
   constructor(
     private readonly ttlMs: number,
-    private readonly maxEntries: number,
-  ) {}
+    maxEntries: number,
+  ) {
+    this.entries = boundedByCount(maxEntries);
+  }
 
   get(customerId: string, now: Date): Pack | undefined {
     const entry = this.entries.get(customerId);
@@ -25,11 +28,6 @@ export class ActivePackCache {
   }
 
   set(pack: Pack, now: Date): void {
-    if (this.entries.size >= this.maxEntries && !this.entries.has(pack.customerId)) {
-      // Maps iterate in insertion order: the first entry is the oldest.
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
     this.entries.set(pack.customerId, { pack, readAt: now.getTime() });
   }
 

@@ -41,7 +41,7 @@ const toPack = (r: PackRow): Pack => ({
   expiresAt: r.expires_at,
 });
 
-async function packById(tx: Queryable, packId: string): Promise<Pack | null> {
+export async function packById(tx: Queryable, packId: string): Promise<Pack | null> {
   const { rows } = await tx.query<PackRow>(`SELECT ${COLUMNS} FROM packs WHERE id = $1`, [packId]);
   return rows.length === 0 ? null : toPack(rows[0]!);
 }
@@ -60,6 +60,9 @@ export async function grantPackIn(tx: Queryable, input: GrantPackInput, now: Dat
     });
   if (Number.isNaN(purchasedAt.getTime()))
     throw new ApiError('invalid_body', { message: 'purchasedAt must be a date.', field: 'purchasedAt' });
+  // A pack bought later than now would be active (and open the gateway) before anyone paid for it.
+  if (purchasedAt.getTime() > now.getTime())
+    throw new ApiError('invalid_body', { message: 'purchasedAt must not be in the future.', field: 'purchasedAt' });
   await lockCustomer(tx, customerId);
   const packId = newId('pack');
   const ledgerKey = `grant:${idempotencyKey ?? packId}`;

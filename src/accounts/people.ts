@@ -1,7 +1,8 @@
 import type { Db } from '../store/index.js';
 import { checkPassword, hashPassword, verifyPassword } from './passwords.js';
 import { createSession, endAllSessions, endSession, pruneSessions, sessionUser } from './sessions.js';
-import type { Clock, People } from './types.js';
+import type { People } from './interfaces.js';
+import type { Clock } from './types.js';
 import { insertUser, userByEmail, userById } from './users.js';
 
 /** The site's people on the store: users (one customer each), argon2id passwords, server-side sessions. */

@@ -1,5 +1,7 @@
 import type { Db, Queryable } from '../store/index.js';
-import type { ReceiptState } from './types.js';
+import { getOrder, orderWaiver } from './orders.js';
+import { packById } from './packs.js';
+import type { PaidOrder, ReceiptState } from './types.js';
 
 /**
  * The receipts waiting to be sent, claimed for `leaseMs`: one statement, skipping rows another site holds,
@@ -43,4 +45,13 @@ export async function receiptState(db: Queryable, orderId: string): Promise<Rece
   }>('SELECT state, attempts, sent_at, message_id FROM receipts WHERE order_id = $1', [orderId]);
   const r = rows[0];
   return r === undefined ? null : { state: r.state, attempts: r.attempts, sentAt: r.sent_at, messageId: r.message_id };
+}
+
+/** What a receipt quotes: the order, the pack it granted, the waiver; null for an order not paid. */
+export async function paidOrder(db: Queryable, orderId: string): Promise<PaidOrder | null> {
+  const order = await getOrder(db, orderId);
+  if (order?.packId == null) return null;
+  const pack = await packById(db, order.packId);
+  const waiver = await orderWaiver(db, orderId);
+  return pack === null || waiver === null ? null : { order, pack, waiver };
 }

@@ -1,9 +1,6 @@
-import type { LimitClass } from '../config.js';
-
 /**
- * What the consumer site needs from the account store: keys checked at the edge, the Studio pack that
- * opens the gateway, and AI credits reserved before an LLM call and settled after it. The gateway codes
- * against this surface only; `src/accounts/` implements it on the store (PGlite or PostgreSQL).
+ * The account store's data: customers, keys, packs and credits, orders and receipts, Idempotency-Key
+ * records, users. What can be done with them is in interfaces.ts, one interface per concern.
  */
 
 /** Who a verified API key belongs to. Never carries the key or its hash. */
@@ -242,93 +239,12 @@ export interface UsageDay {
   creditsSpent: number;
 }
 
-/** The site's people: sign-up, sign-in and server-side sessions (src/accounts/people.ts). */
-export interface People {
-  /** A new user and customer, signed in. Refuses a taken address (customer_exists) and weak passwords. */
-  signUp(email: string, password: string): Promise<NewSession>;
-  /** A new session, or null when the address is unknown or the password wrong (alike in time). */
-  signIn(email: string, password: string): Promise<NewSession | null>;
-  /** The user of an unexpired session. */
-  session(token: string): Promise<{ user: User; expiresAt: Date } | null>;
-  signOut(token: string): Promise<void>;
-  /** Ends every session of the user, this one included; returns how many ended. */
-  signOutEverywhere(userId: string): Promise<number>;
-  /** Deletes expired sessions; returns how many. */
-  pruneSessions(now?: Date): Promise<number>;
+/** A paid order and what its receipt quotes: the pack it granted and the buyer's waiver. */
+export interface PaidOrder {
+  order: Order;
+  pack: Pack;
+  waiver: Waiver;
 }
 
-export interface Accounts {
-  /**
-   * The owner of an active key, or null for a key that is malformed (prefix or checksum: refused
-   * without a lookup), unknown or revoked. Cached briefly; a revocation reaches every instance within 1 s.
-   */
-  verifyKey(plaintext: string): Promise<KeyOwner | null>;
-  /**
-   * The customer's active pack (bought less than 12 months before `now`, not refunded), newest first.
-   * Trusted for 5 s once read; a refund through this instance is seen at once (src/accounts/pack-cache.ts).
-   */
-  activePack(customerId: string, now?: Date): Promise<Pack | null>;
-  /** Holds one credit, or null when none is available. Exact under concurrency. */
-  reserveCredit(customerId: string, now?: Date): Promise<Reservation | null>;
-  /** Spends a held credit; returns what is left available afterwards. Idempotent per reservation. */
-  commitCredit(reservationId: string): Promise<CreditBalance>;
-  /** Returns a held credit. Idempotent per reservation; a committed one stays committed. */
-  releaseCredit(reservationId: string): Promise<void>;
-  balance(customerId: string, now?: Date): Promise<CreditBalance>;
-
-  // Customers, keys and packs (the operator CLI and admin API, the dashboard's keys; the checkout's orders below).
-  createCustomer(email: string): Promise<Customer>;
-  customer(customerId: string): Promise<Customer | null>;
-  customerByEmail(email: string): Promise<Customer | null>;
-  /** A new key for the customer; the returned plaintext is never stored. Several keys may be active. */
-  issueKey(customerId: string, options?: { name?: string }): Promise<IssuedKey>;
-  /** Revokes the key (idempotent) and tells every instance to forget it. */
-  revokeKey(keyId: string): Promise<ApiKeyInfo>;
-  listKeys(customerId: string): Promise<ApiKeyInfo[]>;
-  grantPack(input: GrantPackInput): Promise<Pack>;
-  /** Marks the pack refunded (idempotent); its remaining credits leave the balance. */
-  refundPack(packId: string, now?: Date): Promise<Pack>;
-  listPacks(customerId: string): Promise<Pack[]>;
-  /** The customer's credit movements, newest first. */
-  ledger(customerId: string, limit?: number): Promise<LedgerEntry[]>;
-  /** Releases holds past their expiry (a crashed instance's); returns how many. Safe on several instances. */
-  sweepExpiredReservations(now?: Date): Promise<number>;
-
-  /** Counts one gateway call of the customer for the usage chart (written in batches). */
-  recordCall(customerId: string, limitClass: LimitClass): void;
-  /** The customer's last `days` UTC days, oldest first; calls counted but not yet written are included. */
-  usage(customerId: string, days: number, now?: Date): Promise<UsageDay[]>;
-
-  // Idempotency-Key records of server AI.
-  /** `requestHash`: SHA-256 of what identifies the request (see `hashRequest`). */
-  beginIdempotent(customerId: string, key: string, requestHash: Uint8Array, now?: Date): Promise<IdempotencyStart>;
-  /** Stores the outcome of a started key for its retries. */
-  completeIdempotent(customerId: string, key: string, response: StoredResponse): Promise<void>;
-  /** Forgets a started key (an engine failure or timeout) so a retry runs again. */
-  abandonIdempotent(customerId: string, key: string): Promise<void>;
-  /** Deletes records older than 24 hours; returns how many. */
-  pruneIdempotency(now?: Date): Promise<number>;
-
-  // Orders (the site's checkout) and what the payment provider says of them.
-  /** An order and the buyer's waiver; the customer with the buyer's address is made if new. */
-  createOrder(input: NewOrder): Promise<Order>;
-  order(orderId: string): Promise<Order | null>;
-  waiver(orderId: string): Promise<Waiver | null>;
-  attachCheckoutSession(orderId: string, sessionId: string): Promise<void>;
-  /** Grants the order's pack, exactly once whatever the provider repeats or reorders. */
-  paymentSucceeded(payment: PaymentSucceeded): Promise<Fulfilment>;
-  /** Ends the pack of a fully refunded payment; this instance's gateway refuses it at once, others within 5 s. */
-  paymentRefunded(refund: PaymentRefunded): Promise<RefundOutcome>;
-  checkoutClosed(closed: CheckoutClosed): Promise<void>;
-  /** Receipts of paid orders waiting to be sent, claimed for `leaseMs` (src/accounts/receipts.ts); order ids. */
-  claimReceipts(leaseMs: number, limit: number): Promise<string[]>;
-  receiptSent(orderId: string, messageId: string): Promise<void>;
-  /** A send that failed, to be tried again `retryInMs` from now. */
-  receiptFailed(orderId: string, retryInMs: number): Promise<void>;
-  receipt(orderId: string): Promise<ReceiptState | null>;
-
-  /** Whether revocations from other instances arrive by Redis pub/sub (`off`: no REDIS_URL). */
-  keyRevocationFeed(): 'off' | 'listening' | 'down';
-  /** Closes the Redis connections and waits for pending writes; the Db stays open (its opener closes it). */
-  close(): Promise<void>;
-}
+// The composite and the site's people, where their consumers outside src/accounts/ import them from.
+export type { Accounts, People } from './interfaces.js';

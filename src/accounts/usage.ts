@@ -1,48 +1,53 @@
 import type { LimitClass } from '../config.js';
+import { BatchedCounts } from '../store/batched-counts.js';
 import type { Db, Queryable } from '../store/index.js';
 import type { UsageDay } from './types.js';
 
 /** UTC calendar day of an instant, as PostgreSQL's `date` reads it. */
 const dayOf = (at: Date): string => at.toISOString().slice(0, 10);
 
-const CLASSES: readonly LimitClass[] = ['general', 'generation', 'ai'];
 const DAY_MS = 86_400_000;
 
-/** Calls counted and not yet written: UTC day → customer → calls by class (in CLASSES order). */
-type Pending = Map<string, Map<string, number[]>>;
-
-/** The map's value for `key`, made and stored first when there is none. */
-function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
-  let v = map.get(key);
-  if (v === undefined) {
-    v = make();
-    map.set(key, v);
-  }
-  return v;
+interface DayCalls {
+  customerId: string;
+  day: string;
+  limitClass: LimitClass;
 }
 
 /**
- * Counts gateway calls per customer, UTC day and class in memory and adds them to `usage_daily` in one
- * statement every `flushMs`: the hot path pays two map lookups and an increment, not a write (the day's
- * name is worked out once a day, not per call). What a crash loses is at most the last interval's counts;
- * they feed the dashboard's chart, not billing (credits are exact in the ledger). A failed flush keeps its
- * counts for the next one.
+ * Counts gateway calls per customer, UTC day and class for the dashboard's chart, written to
+ * `usage_daily` in batches (src/store/batched-counts.ts); the day's name is worked out once a day, not
+ * per call.
  */
-export class UsageCounter {
-  private pending: Pending = new Map();
-  private readonly timer: NodeJS.Timeout;
-  private flushing: Promise<void> = Promise.resolve();
+export class GatewayCallCounter {
+  private readonly counts: BatchedCounts<DayCalls>;
   private day = '';
   private dayStart = 0;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly clock: () => Date,
     flushMs: number,
-    private readonly log: (m: string) => void,
+    log: (m: string) => void,
   ) {
-    this.timer = setInterval(() => void this.flush(), flushMs);
-    this.timer.unref();
+    this.counts = new BatchedCounts({
+      flushMs,
+      log,
+      what: 'usage counts',
+      write: async (batch) => {
+        await db.query(
+          `INSERT INTO usage_daily (customer_id, day, class, calls)
+           SELECT * FROM unnest($1::text[], $2::date[], $3::text[], $4::int[])
+           ON CONFLICT (customer_id, day, class) DO UPDATE SET calls = usage_daily.calls + EXCLUDED.calls`,
+          [
+            batch.map((c) => c.row.customerId),
+            batch.map((c) => c.row.day),
+            batch.map((c) => c.row.limitClass),
+            batch.map((c) => c.n),
+          ],
+        );
+      },
+    });
   }
 
   record(customerId: string, limitClass: LimitClass): void {
@@ -51,61 +56,16 @@ export class UsageCounter {
       this.dayStart = now - (now % DAY_MS);
       this.day = dayOf(new Date(now));
     }
-    const calls = entry(
-      entry(this.pending, this.day, () => new Map()),
-      customerId,
-      () => [0, 0, 0],
-    );
-    calls[CLASSES.indexOf(limitClass)]!++;
+    const { day } = this;
+    this.counts.count(`${day}\n${limitClass}\n${customerId}`, () => ({ customerId, day, limitClass }));
   }
 
-  /** Writes what has been counted; one flush at a time. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write());
-    return this.flushing;
+    return this.counts.flush();
   }
 
-  private async write(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const batch = this.pending;
-    this.pending = new Map();
-    const columns: [string[], string[], string[], number[]] = [[], [], [], []];
-    for (const [day, customers] of batch)
-      for (const [customer, calls] of customers)
-        calls.forEach((n, i) => {
-          if (n === 0) return;
-          columns[0].push(customer);
-          columns[1].push(day);
-          columns[2].push(CLASSES[i]!);
-          columns[3].push(n);
-        });
-    try {
-      await this.db.query(
-        `INSERT INTO usage_daily (customer_id, day, class, calls)
-         SELECT * FROM unnest($1::text[], $2::date[], $3::text[], $4::int[])
-         ON CONFLICT (customer_id, day, class) DO UPDATE SET calls = usage_daily.calls + EXCLUDED.calls`,
-        columns,
-      );
-    } catch (e) {
-      this.restore(batch);
-      this.log(`usage counts not written, kept for the next flush: ${(e as Error).message}`);
-    }
-  }
-
-  /** Puts counts that could not be written back with those counted since. */
-  private restore(batch: Pending): void {
-    for (const [day, customers] of batch) {
-      const into = entry(this.pending, day, () => new Map<string, number[]>());
-      for (const [customer, calls] of customers) {
-        const current = into.get(customer);
-        into.set(customer, current === undefined ? calls : current.map((n, i) => n + calls[i]!));
-      }
-    }
-  }
-
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
+  close(): Promise<void> {
+    return this.counts.close();
   }
 }
 

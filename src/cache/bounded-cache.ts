@@ -24,8 +24,9 @@ const DOORKEEPER_KEYS_PER_BYTE = 1 / 1024;
 
 /**
  * Values kept by key in a bounded number of bytes, least recently used first out, with an optional
- * admission policy: the one store behind the engine's render cache (src/render/cache.ts) and the site's
- * edge cache (src/gateway/edge-cache.ts).
+ * admission policy: the one store behind the engine's render cache (src/render/cache.ts), the site's
+ * edge cache (src/gateway/edge-cache.ts), and the account store's key and active-pack caches (counted in
+ * entries: `boundedByCount`).
  */
 export class BoundedCache<V> {
   /** In use order: a Map iterates in insertion order, and a read moves its entry to the end. */
@@ -75,6 +76,19 @@ export class BoundedCache<V> {
     return true;
   }
 
+  /** Forgets `key`'s value (one no longer true). */
+  delete(key: string): void {
+    const value = this.entries.get(key);
+    if (value === undefined) return;
+    this.entries.delete(key);
+    this.bytes -= this.options.sizeOf(value);
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
   stats() {
     return {
       entries: this.entries.size,
@@ -86,3 +100,7 @@ export class BoundedCache<V> {
     };
   }
 }
+
+/** A cache of at most `maxEntries` values, least recently used first out. */
+export const boundedByCount = <V>(maxEntries: number): BoundedCache<V> =>
+  new BoundedCache<V>({ maxBytes: maxEntries, maxEntryBytes: 1, sizeOf: () => 1 });

@@ -1,27 +1,42 @@
-import type { Accounts, Fulfilment, PaymentSucceeded } from '../accounts/index.js';
+import type { Fulfilment, Orders } from '../accounts/index.js';
 import { ApiError } from '../errors.js';
+import { businessBodyViolation } from '../schema/business-body.js';
 import type { OrderJson } from '../wire/site.js';
 import type { Catalogue } from './catalogue.js';
-import type { PaymentProvider } from './payments.js';
-import { givenWaiver } from './waiver.js';
+import type { PaymentEvent, PaymentOutcome, PaymentProvider } from './payments.js';
+import { shownWaiver, waiverRefusal } from './waiver.js';
 
 /** What POST /api/checkout answers. */
 export interface CheckoutAnswer extends OrderJson<Date> {
   success: true;
 }
 
-const BODY_FIELDS = ['packId', 'email', 'withdrawalWaiver'];
+/** A checkout body that fits its schema (src/schema/business-requests.ts). */
+interface CheckoutBody {
+  packId: string;
+  email: string;
+  withdrawalWaiver: { textVersion: string };
+}
 
 const invalid = (message: string, field?: string) => new ApiError('invalid_body', { message, field });
+
+/** The body as its schema takes it, or the refusal the site answers: the waiver's own, or invalid_body. */
+function checkoutBody(body: unknown): CheckoutBody {
+  const wrong = businessBodyViolation('checkout', body);
+  if (wrong === undefined) return body as CheckoutBody;
+  if (wrong.field?.startsWith('withdrawalWaiver.')) throw waiverRefusal(wrong.message, wrong.field);
+  throw invalid(wrong.message, wrong.field);
+}
 
 /**
  * Selling packs: an order for an offer of the catalogue, made only with the buyer's waiver of the right
  * of withdrawal, paid through the provider, fulfilled (its pack granted) once whatever the provider
- * repeats.
+ * repeats. One direction: the provider starts payments and reports events, this decides, the store
+ * (`Orders`) records; every payment event comes through `record`.
  */
 export class Checkout {
   constructor(
-    private readonly accounts: Accounts,
+    private readonly orders: Orders,
     private readonly catalogue: Catalogue,
     /** Undefined: no provider and not on loopback, so nothing can be sold here. */
     readonly provider: PaymentProvider | undefined,
@@ -35,17 +50,12 @@ export class Checkout {
       throw new ApiError('checkout_unavailable', {
         message: 'This site takes no payments: it has no payment provider and is not on a loopback address.',
       });
-    if (typeof body !== 'object' || body === null || Array.isArray(body))
-      throw invalid('The body must be a JSON object.');
-    const fields = body as Record<string, unknown>;
-    const unknown = Object.keys(fields).find((k) => !BODY_FIELDS.includes(k));
-    if (unknown !== undefined) throw invalid(`Unknown field "${unknown}".`, unknown);
-    const waiver = givenWaiver(fields.withdrawalWaiver);
-    const offer = typeof fields.packId === 'string' ? this.catalogue.offer(fields.packId) : undefined;
+    const fields = checkoutBody(body);
+    const waiver = shownWaiver(fields.withdrawalWaiver.textVersion);
+    const offer = this.catalogue.offer(fields.packId);
     if (offer === undefined) throw invalid('packId must be the id of a pack GET /api/packs lists.', 'packId');
-    if (typeof fields.email !== 'string') throw invalid('email must be an e-mail address.', 'email');
 
-    const order = await this.accounts.createOrder({
+    const order = await this.orders.createOrder({
       email: fields.email,
       offer: { id: offer.id, kind: offer.kind, credits: offer.credits, price: offer.price, currency: offer.currency },
       provider: this.provider.name,
@@ -53,8 +63,11 @@ export class Checkout {
     });
     const answer = { success: true as const, orderId: order.id, customerId: order.customerId };
     const start = await this.provider.begin(order, offer);
-    if ('checkoutUrl' in start) return { ...answer, status: 'open', checkoutUrl: start.checkoutUrl };
-    const done = await this.fulfil({ orderId: order.id });
+    if ('checkoutUrl' in start) {
+      await this.orders.attachCheckoutSession(order.id, start.checkoutSessionId);
+      return { ...answer, status: 'open', checkoutUrl: start.checkoutUrl };
+    }
+    const done = await this.record({ kind: 'paid', orderId: order.id });
     if (done.outcome !== 'granted') throw new Error(`a test-mode order was not fulfilled: ${done.outcome}`);
     return {
       ...answer,
@@ -66,10 +79,24 @@ export class Checkout {
     };
   }
 
-  /** A payment went through: the order's pack, granted once, and its receipt on its way. */
-  async fulfil(payment: PaymentSucceeded): Promise<Fulfilment> {
-    const done = await this.accounts.paymentSucceeded(payment);
-    if (done.outcome === 'granted') this.onPaid();
-    return done;
+  /**
+   * What the provider said of an order: paid (its pack granted once, and its receipt on its way),
+   * refunded in full (its pack ended), or closed unpaid.
+   */
+  record(event: PaymentEvent & { kind: 'paid' }): Promise<Fulfilment>;
+  record(event: PaymentEvent): Promise<PaymentOutcome>;
+  async record(event: PaymentEvent): Promise<PaymentOutcome> {
+    switch (event.kind) {
+      case 'paid': {
+        const done = await this.orders.paymentSucceeded(event);
+        if (done.outcome === 'granted') this.onPaid();
+        return done;
+      }
+      case 'refunded':
+        return this.orders.paymentRefunded(event);
+      case 'closed':
+        await this.orders.checkoutClosed(event);
+        return { outcome: 'closed' };
+    }
   }
 }

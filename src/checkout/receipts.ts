@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Accounts } from '../accounts/index.js';
+import type { Receipts } from '../accounts/index.js';
 import type { ReceiptSettings } from '../config.js';
 import type { Catalogue } from './catalogue.js';
 import { receiptMessage } from './receipt-message.js';
@@ -50,7 +50,7 @@ export class ReceiptSender {
   private again = false;
 
   constructor(
-    private readonly accounts: Accounts,
+    private readonly receipts: Receipts,
     private readonly catalogue: Catalogue,
     private readonly destination: ReceiptDestination,
     private readonly from: string,
@@ -93,13 +93,13 @@ export class ReceiptSender {
   }
 
   private claim(): Promise<string[]> {
-    return this.accounts.claimReceipts(CLAIM_MS, BATCH);
+    return this.receipts.claimReceipts(CLAIM_MS, BATCH);
   }
 
   private async send(orderId: string): Promise<void> {
-    const order = (await this.accounts.order(orderId))!;
-    const waiver = (await this.accounts.waiver(orderId))!;
-    const pack = (await this.accounts.listPacks(order.customerId)).find((p) => p.id === order.packId)!;
+    const paid = await this.receipts.paidOrder(orderId);
+    if (paid === null) throw new Error(`order ${orderId} has a receipt to send but is not paid`);
+    const { order, pack, waiver } = paid;
     const text = waiverText(waiver.textVersion);
     if (text === undefined)
       throw new Error(`order ${orderId}: waiver text ${waiver.textVersion} is not in waiver-texts.json`);
@@ -120,11 +120,11 @@ export class ReceiptSender {
         messageId: `<${orderId}.receipt@qrfarm>`,
       });
       if ('outbox' in this.destination) writeOutbox(this.destination.outbox, orderId, info.message as Buffer);
-      await this.accounts.receiptSent(orderId, info.messageId);
+      await this.receipts.receiptSent(orderId, info.messageId);
     } catch (e) {
-      const { attempts } = (await this.accounts.receipt(orderId))!;
+      const { attempts } = (await this.receipts.receipt(orderId))!;
       const retryInMs = retryDelayMs(attempts);
-      await this.accounts.receiptFailed(orderId, retryInMs);
+      await this.receipts.receiptFailed(orderId, retryInMs);
       this.log(
         `receipt of ${orderId} not sent (attempt ${attempts}, again in ${retryInMs / 1000} s): ${(e as Error).message}`,
       );

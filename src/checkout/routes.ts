@@ -1,5 +1,6 @@
 import { ApiError } from '../errors.js';
 import { type CustomerLimiter, rateLimitedError } from '../gateway/limits.js';
+import { parseJsonBody } from '../http/json-body.js';
 import type { Route } from '../http/router.js';
 import type { OfferJson, WaiverTextJson } from '../wire/site.js';
 import type { Catalogue } from './catalogue.js';
@@ -11,6 +12,15 @@ export interface CheckoutRouteDeps {
   catalogue: Catalogue;
   /** Checkouts per client address and minute, with the gateway's general limit. */
   limiter: CustomerLimiter;
+}
+
+/** The body parsed as every JSON body is (src/http/json-body.ts); what it refuses is the checkout's invalid_body. */
+function checkoutJson(bytes: Uint8Array): unknown {
+  try {
+    return parseJsonBody(bytes);
+  } catch (e) {
+    throw new ApiError('invalid_body', { message: (e as ApiError).message, field: (e as ApiError).field });
+  }
 }
 
 /** The site's public pack list and checkout. */
@@ -52,14 +62,7 @@ export function checkoutRoutes({ checkout, catalogue, limiter }: CheckoutRouteDe
       handler: async (ctx) => {
         const limit = await limiter.consume(`checkout:${ctx.remoteAddress}`, 'general');
         if (!limit.allowed) throw rateLimitedError(limit);
-        let body: unknown;
-        try {
-          body = JSON.parse(Buffer.from(await ctx.body()).toString('utf8'));
-        } catch (e) {
-          if (e instanceof ApiError) throw e;
-          throw new ApiError('invalid_body', { message: 'The body is not valid JSON.' });
-        }
-        ctx.reply.json(200, await checkout.start(body));
+        ctx.reply.json(200, await checkout.start(checkoutJson(await ctx.body())));
       },
     },
   ];

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
-import type { Accounts } from '../accounts/index.js';
 import type { Route } from '../http/router.js';
 import type { Checkout } from './checkout.js';
+import type { PaymentEvent } from './payments.js';
 import type { StripePayments } from './stripe.js';
 
 /** Where Stripe delivers events (register it in the Stripe dashboard, with the events below). */
@@ -10,11 +10,11 @@ export const STRIPE_WEBHOOK_PATH = '/api/stripe/webhook';
 const idOf = (v: string | { id: string } | null): string | undefined => (typeof v === 'string' ? v : v?.id);
 
 /**
- * Acts on one verified event. Every change records the event's id in the same transaction, so a repeated
- * delivery is a no-op; events may come in any order (src/accounts/orders.ts). Events of no interest, and
- * sessions that are not ours, are acknowledged and left alone.
+ * What a verified Stripe event says of an order, or undefined for events of no interest and sessions
+ * that are not ours (acknowledged and left alone). Events may come repeated and in any order: the
+ * checkout records each event's id with the change it makes (src/accounts/orders.ts).
  */
-export async function onStripeEvent(event: Stripe.Event, checkout: Checkout, accounts: Accounts): Promise<void> {
+export function paymentEventOf(event: Stripe.Event): PaymentEvent | undefined {
   const seen = { id: event.id, type: event.type };
   switch (event.type) {
     case 'checkout.session.completed':
@@ -26,43 +26,41 @@ export async function onStripeEvent(event: Stripe.Event, checkout: Checkout, acc
         orderId === undefined ||
         (session.payment_status !== 'paid' && session.payment_status !== 'no_payment_required')
       )
-        return;
-      await checkout.fulfil({
+        return undefined;
+      return {
+        kind: 'paid',
         orderId,
         event: seen,
         checkoutSessionId: session.id,
         paymentIntentId: idOf(session.payment_intent),
-      });
-      return;
+      };
     }
     case 'checkout.session.async_payment_failed':
     case 'checkout.session.expired': {
       const session = event.data.object;
       const orderId = session.client_reference_id ?? session.metadata?.orderId;
-      if (orderId === undefined) return;
+      if (orderId === undefined) return undefined;
       const state = event.type === 'checkout.session.expired' ? 'expired' : 'failed';
-      await accounts.checkoutClosed({ orderId, event: seen, checkoutSessionId: session.id, state });
-      return;
+      return { kind: 'closed', orderId, event: seen, checkoutSessionId: session.id, state };
     }
     case 'charge.refunded': {
       const charge = event.data.object;
       const paymentIntentId = idOf(charge.payment_intent);
       // Sent for partial refunds too; only a full one (`refunded`, the whole amount back) ends a pack.
-      if (!charge.refunded || paymentIntentId === undefined) return;
-      await accounts.paymentRefunded({ event: seen, paymentIntentId });
-      return;
+      if (!charge.refunded || paymentIntentId === undefined) return undefined;
+      return { kind: 'refunded', event: seen, paymentIntentId };
     }
     default:
-      return;
+      return undefined;
   }
 }
 
 /**
  * POST /api/stripe/webhook: the raw body verified against the Stripe-Signature header before anything is
- * parsed, then acted on. 200 once done; a store that is down answers 503, and Stripe retries (for up to
- * three days).
+ * parsed, then handed to the checkout. 200 once done; a store that is down answers 503, and Stripe
+ * retries (for up to three days).
  */
-export function stripeWebhookRoute(stripe: StripePayments, checkout: Checkout, accounts: Accounts): Route {
+export function stripeWebhookRoute(stripe: StripePayments, checkout: Checkout): Route {
   return {
     method: 'POST',
     path: STRIPE_WEBHOOK_PATH,
@@ -72,8 +70,8 @@ export function stripeWebhookRoute(stripe: StripePayments, checkout: Checkout, a
       response: '{ received: true }',
     },
     handler: async (ctx) => {
-      const event = stripe.event(await ctx.body(), ctx.headers['stripe-signature']);
-      await onStripeEvent(event, checkout, accounts);
+      const event = paymentEventOf(stripe.event(await ctx.body(), ctx.headers['stripe-signature']));
+      if (event !== undefined) await checkout.record(event);
       ctx.reply.json(200, { received: true });
     },
   };

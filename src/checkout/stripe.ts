@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { Accounts, Order } from '../accounts/index.js';
+import type { Order } from '../accounts/index.js';
 import type { PaymentSettings, StripeSettings } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { Offer } from './catalogue.js';
@@ -23,7 +23,6 @@ export class StripePayments implements PaymentProvider {
   constructor(
     private readonly settings: StripeSettings,
     private readonly payments: Pick<PaymentSettings, 'returnUrl'>,
-    private readonly accounts: Accounts,
   ) {
     this.stripe = new Stripe(settings.secretKey, {
       maxNetworkRetries: 2,
@@ -63,8 +62,7 @@ export class StripePayments implements PaymentProvider {
       });
     }
     if (session.url === null) throw new Error(`Stripe made checkout session ${session.id} without a URL`);
-    await this.accounts.attachCheckoutSession(order.id, session.id);
-    return { checkoutUrl: session.url };
+    return { checkoutUrl: session.url, checkoutSessionId: session.id };
   }
 
   /**

@@ -48,34 +48,17 @@ export const waiverText = (version: string): WaiverText | undefined => TEXTS.byV
  * The contract's answer (docs/contract.md): `error` and `code` both say withdrawal_waiver_required; the
  * sentence is `message`.
  */
-function refuse(message: string, field: string): never {
-  throw new ApiError('withdrawal_waiver_required', {
-    message: 'withdrawal_waiver_required',
-    field,
-    extra: { message },
-  });
-}
+export const waiverRefusal = (message: string, field: string): ApiError =>
+  new ApiError('withdrawal_waiver_required', { message: 'withdrawal_waiver_required', field, extra: { message } });
 
 /**
- * The waiver of a checkout body, given: both boxes exactly `true` and a text version this site shows or
- * has shown. Anything else is withdrawal_waiver_required.
+ * The text of a waiver given with both boxes ticked (the body's schema checks them): one this site
+ * shows or has shown, else withdrawal_waiver_required.
  */
-export function givenWaiver(value: unknown): WaiverText {
-  const w =
-    typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  if (w.consent !== true)
-    return refuse(
-      'Tick the box consenting to the pack being made available at once, before the withdrawal period ends.',
-      'withdrawalWaiver.consent',
-    );
-  if (w.acknowledgement !== true)
-    return refuse(
-      'Tick the box acknowledging that you then lose your right of withdrawal.',
-      'withdrawalWaiver.acknowledgement',
-    );
-  const text = typeof w.textVersion === 'string' ? waiverText(w.textVersion) : undefined;
+export function shownWaiver(textVersion: string): WaiverText {
+  const text = waiverText(textVersion);
   if (text === undefined)
-    return refuse(
+    throw waiverRefusal(
       `withdrawalWaiver.textVersion must name the text shown to the buyer; the current one is ${CURRENT_WAIVER.version}.`,
       'withdrawalWaiver.textVersion',
     );

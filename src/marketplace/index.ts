@@ -6,11 +6,11 @@ import type { MonthKey } from './month.js';
 import { PLANS, type PlanTable } from './plans.js';
 import { type ManagedUsage, managedUsage } from './quota.js';
 import { type UsageReport, usageReport } from './report.js';
-import { countedRoute, UsageCounter, type UsageCounterOptions } from './usage.js';
+import { countedRoute, MarketplaceCallCounter, type MarketplaceCallCounterOptions } from './usage.js';
 
 export { type MarketplaceCaller, marketplaceCaller, UNNAMED_USER } from './caller.js';
 export type { DeliverDesign, ManagedAiMeter } from './managed-ai.js';
-export { type MonthKey, monthOf, parseMonth } from './month.js';
+export { type MonthKey, monthOf } from './month.js';
 export { loadPlanTable, type Plan, PLANS, type PlanTable } from './plans.js';
 export type { ManagedUsage } from './quota.js';
 export { type UsageReport, usageCsv, usageReport, usageRows, type UserUsage } from './report.js';
@@ -34,7 +34,7 @@ export interface Marketplace {
 
 export interface MarketplaceOptions {
   managedAi?: ManagedAiMeterOptions;
-  usage?: Pick<UsageCounterOptions, 'clock' | 'maxPending'>;
+  usage?: Pick<MarketplaceCallCounterOptions, 'clock' | 'maxPending'>;
   log?: (message: string) => void;
 }
 
@@ -50,7 +50,8 @@ export async function openMarketplace(config: Config, options: MarketplaceOption
   const db: Db = await openStore({ databaseUrl, dataDir, schema, pglite: MARKETPLACE_PGLITE, role: 'engine' });
   const managedAi = new ManagedAiMeter(db, PLANS, config.marketplace, { log, ...options.managedAi });
   const { usageFlushMs } = config.marketplace;
-  const usage = usageFlushMs === 0 ? undefined : new UsageCounter(db, { flushMs: usageFlushMs, log, ...options.usage });
+  const usage =
+    usageFlushMs === 0 ? undefined : new MarketplaceCallCounter(db, { flushMs: usageFlushMs, log, ...options.usage });
   const callerOf = (headers: Readonly<Record<string, string>>) => managedAi.callerOf(headers);
   return {
     plans: PLANS,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MarketplaceSettings } from '../config.js';
 import { ApiError } from '../errors.js';
+import { OutageLog } from '../outage.js';
 import type { Db } from '../store/index.js';
 import { type MarketplaceCaller, marketplaceCaller } from './caller.js';
 import { monthOf } from './month.js';
@@ -47,16 +48,11 @@ export class ManagedAiMeter {
     this.clock = options.clock ?? (() => new Date());
     this.log = options.log ?? ((m) => console.warn(m));
     this.billing = { [settings.billingHeader]: `${settings.managedAiBillingObject}=1` };
-    let failing = false;
+    const outage = new OutageLog(this.log);
     this.sweeper = setInterval(() => {
-      this.sweeping = sweepManagedHolds(db, this.clock()).then(
-        () => {
-          failing = false;
-        },
-        (e: Error) => {
-          if (!failing) this.log(`managed-AI hold sweep failed (retried): ${e.message}`);
-          failing = true;
-        },
+      this.sweeping = outage.run(
+        () => sweepManagedHolds(db, this.clock()),
+        (e) => `managed-AI hold sweep failed (retried): ${e.message}`,
       );
     }, options.sweepEveryMs ?? 30_000);
     this.sweeper.unref();

@@ -14,12 +14,6 @@ export function monthOf(at: Date): Month {
   return { key: `${y}-${String(m + 1).padStart(2, '0')}`, resetsAt: new Date(Date.UTC(y, m + 1, 1)) };
 }
 
-/** `YYYY-MM` as the admin CLI takes it; null for anything else. */
-export function parseMonth(text: string): MonthKey | null {
-  const m = /^(\d{4})-(\d{2})$/.exec(text);
-  return m !== null && Number(m[2]) >= 1 && Number(m[2]) <= 12 ? text : null;
-}
-
 /**
  * The month of "now", recomputed only when the month turns: the usage counter asks on every request,
  * and formatting a date each time would be most of its cost.

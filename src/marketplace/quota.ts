@@ -45,27 +45,27 @@ export interface ManagedCount {
 
 /**
  * A held design delivered: it leaves `held` for `designs`, and for `overage` too when the month's designs
- * had already reached `quota`. Null when the hold was settled already (released, or swept after expiry).
+ * had already reached `quota`. Null when the hold was ended already (released, or swept after expiry).
  */
 export async function deliverManagedDesign(db: Queryable, holdId: string, quota: number): Promise<ManagedCount | null> {
   const { rows } = await db.query<ManagedCount>(
-    `WITH settled AS (DELETE FROM managed_ai_holds WHERE id = $1 RETURNING marketplace_user, month)
+    `WITH ended AS (DELETE FROM managed_ai_holds WHERE id = $1 RETURNING marketplace_user, month)
      UPDATE managed_ai_usage u
      SET held = u.held - 1, designs = u.designs + 1,
          overage = u.overage + CASE WHEN u.designs >= $2 THEN 1 ELSE 0 END
-     FROM settled WHERE u.marketplace_user = settled.marketplace_user AND u.month = settled.month
+     FROM ended WHERE u.marketplace_user = ended.marketplace_user AND u.month = ended.month
      RETURNING u.designs, u.overage`,
     [holdId, quota],
   );
   return rows[0] ?? null;
 }
 
-/** A held design not delivered: the hold is given back. Settling twice changes nothing. */
+/** A held design not delivered: the hold is given back. Ending twice changes nothing. */
 export async function releaseManagedDesign(db: Queryable, holdId: string): Promise<void> {
   await db.query(
-    `WITH settled AS (DELETE FROM managed_ai_holds WHERE id = $1 RETURNING marketplace_user, month)
+    `WITH ended AS (DELETE FROM managed_ai_holds WHERE id = $1 RETURNING marketplace_user, month)
      UPDATE managed_ai_usage u SET held = u.held - 1
-     FROM settled WHERE u.marketplace_user = settled.marketplace_user AND u.month = settled.month`,
+     FROM ended WHERE u.marketplace_user = ended.marketplace_user AND u.month = ended.month`,
     [holdId],
   );
 }
@@ -75,16 +75,16 @@ const SWEEP_BATCH = 500;
 
 /**
  * Releases holds past their expiry: what an engine that stopped mid-call left behind. One statement, so
- * sweepers on several engines (and a late delivery) never settle a hold twice. Returns how many.
+ * sweepers on several engines (and a late delivery) never end a hold twice. Returns how many.
  */
 export async function sweepManagedHolds(db: Db, now: Date): Promise<number> {
   const { rows } = await db.query<{ released: number }>(
-    `WITH settled AS (
+    `WITH ended AS (
        DELETE FROM managed_ai_holds WHERE id IN (
          SELECT id FROM managed_ai_holds WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2
        ) RETURNING marketplace_user, month
      ), per_month AS (
-       SELECT marketplace_user, month, count(*)::integer AS n FROM settled GROUP BY marketplace_user, month
+       SELECT marketplace_user, month, count(*)::integer AS n FROM ended GROUP BY marketplace_user, month
      ), released AS (
        UPDATE managed_ai_usage u SET held = u.held - per_month.n
        FROM per_month WHERE u.marketplace_user = per_month.marketplace_user AND u.month = per_month.month

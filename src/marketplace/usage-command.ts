@@ -1,5 +1,6 @@
 import { ApiError } from '../errors.js';
-import { type MonthKey, parseMonth } from './month.js';
+import { businessBodyViolation } from '../schema/business-body.js';
+import type { MonthKey } from './month.js';
 import type { UsageReport } from './report.js';
 
 /** The engine's admin API path of the usage export (`npm run admin -- usage`). */
@@ -13,14 +14,7 @@ export async function usageCommand(
   body: unknown,
   report: (month: MonthKey) => Promise<UsageReport>,
 ): Promise<UsageReport> {
-  const fields =
-    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
-  if (fields === null) throw new ApiError('invalid_body', { message: 'The body must be a JSON object.' });
-  const unknown = Object.keys(fields).find((k) => k !== 'month');
-  if (unknown !== undefined)
-    throw new ApiError('invalid_body', { message: `Unknown field "${unknown}".`, field: unknown });
-  const month = typeof fields.month === 'string' ? parseMonth(fields.month) : null;
-  if (month === null)
-    throw new ApiError('invalid_body', { message: 'month must be YYYY-MM, e.g. 2026-11.', field: 'month' });
-  return report(month);
+  const wrong = businessBodyViolation('usageExport', body);
+  if (wrong !== undefined) throw new ApiError('invalid_body', wrong);
+  return report((body as { month: MonthKey }).month);
 }

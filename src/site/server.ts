@@ -54,7 +54,6 @@ const SITE_AUTH: RequestAuth = {
  */
 async function paymentProvider(
   config: Config,
-  accounts: Accounts,
   log: (msg: string) => void,
 ): Promise<{ provider: PaymentProvider | undefined; stripe?: StripePayments }> {
   const { stripe } = config.site.payments;
@@ -64,7 +63,7 @@ async function paymentProvider(
     );
     // Loaded only here: the stripe package takes a quarter of a second to load, which a site without it saves.
     const { StripePayments } = await import('../checkout/stripe.js');
-    const payments = new StripePayments(stripe, config.site.payments, accounts);
+    const payments = new StripePayments(stripe, config.site.payments);
     return { provider: payments, stripe: payments };
   }
   if (isLoopback(config.host)) {
@@ -107,7 +106,7 @@ export async function startSite(
   // Engines accept the current and the previous secret; signing with every configured one serves both
   // sides of a rotation.
   const engine = new EngineClient(options.engineUrls, config.internalSecrets, config.site.engineTimeoutMs);
-  const { provider, stripe } = await paymentProvider(config, accounts, log);
+  const { provider, stripe } = await paymentProvider(config, log);
   const destination = receiptDestination(config.site.receipts);
   log(describeDestination(destination));
   const receipts = destination && new ReceiptSender(accounts, CATALOGUE, destination, config.site.receipts.from, log);
@@ -125,7 +124,7 @@ export async function startSite(
     },
     ...gatewayRoutes(gateway),
     ...checkoutRoutes({ checkout, catalogue: CATALOGUE, limiter }),
-    ...(stripe === undefined ? [] : [stripeWebhookRoute(stripe, checkout, accounts)]),
+    ...(stripe === undefined ? [] : [stripeWebhookRoute(stripe, checkout)]),
   ];
   const web = webRoutes({ ...gateway, config, db, redis, clock: options.accounts?.clock, log }, apiRoutes);
   const stopMaintenance = startMaintenance(accounts, { log, people: web.people });

@@ -207,6 +207,18 @@ describe('admin CLI while a site holds the PGlite directory', () => {
       expect(
         await fails(['pack', 'grant', '--customer', customer, '--credits', '3', '--purchased-at', 'yesterday'], env),
       ).toMatchObject({ code: 'invalid_body', field: 'purchasedAt' });
+      const future = [
+        'pack',
+        'grant',
+        '--customer',
+        customer,
+        '--credits',
+        '3',
+        '--purchased-at',
+        '2030-01-01T00:00:00Z',
+      ];
+      expect(await fails(future, env)).toMatchObject({ code: 'invalid_body', field: 'purchasedAt' });
+      expect((await ok(['credits', '--customer', customer], env)).available).toBe(0);
       expect((await fails(['key', 'revoke', '--id', 'key_missing'], env)).code).toBe('api_key_not_found');
       expect(await fails(['customer', 'create', '--email', 'not-an-address'], env)).toMatchObject({
         code: 'invalid_body',

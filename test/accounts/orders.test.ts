@@ -136,6 +136,20 @@ function ordersSuite(driver: DriverName): void {
       expect(await f.accounts.activePack(order.customerId)).toBeNull();
       expect(await f.accounts.balance(order.customerId)).toEqual({ available: 100, reserved: 0 });
     });
+
+    it('a receipt quotes the paid order, the one pack it granted and its waiver; an open order has none', async () => {
+      const order = await newOrder();
+      await f.accounts.grantPack({ customerId: order.customerId, credits: 3 });
+      expect(await f.accounts.paidOrder(order.id)).toBeNull();
+      expect(await f.accounts.paidOrder('ord_missing')).toBeNull();
+      const done = await f.accounts.paymentSucceeded({ orderId: order.id });
+      if (done.outcome !== 'granted') throw new Error(done.outcome);
+      expect(await f.accounts.paidOrder(order.id)).toEqual({
+        order: done.order,
+        pack: done.pack,
+        waiver: { ...WAIVER, givenAt: f.clock.now() },
+      });
+    });
   });
 }
 

@@ -6,7 +6,7 @@
 import { verify } from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccounts, createPeople, csrfTokenOf, SESSION_LIFETIME_MS } from '../../src/accounts/index.js';
-import { UsageCounter, usageByDay } from '../../src/accounts/usage.js';
+import { GatewayCallCounter, usageByDay } from '../../src/accounts/usage.js';
 import type { Accounts, People } from '../../src/accounts/index.js';
 import { isApiError } from '../../src/errors.js';
 import { DRIVERS, manualClock, openTestDatabase, type TestDatabase, TEST_PEPPER } from '../helpers/databases.js';
@@ -151,7 +151,7 @@ describe.each(DRIVERS)('people on %s', (driver) => {
         return t.db.query(sql, params);
       },
     } as typeof t.db;
-    const counter = new UsageCounter(flaky, clock.now, 60_000, (m) => logged.push(m));
+    const counter = new GatewayCallCounter(flaky, clock.now, 60_000, (m) => logged.push(m));
     counter.record(id, 'general');
     counter.record(id, 'generation');
     await counter.flush();

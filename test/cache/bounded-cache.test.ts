@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedCache } from '../../src/cache/bounded-cache.js';
+import { BoundedCache, boundedByCount } from '../../src/cache/bounded-cache.js';
 
 /** Values that are their own size in bytes. */
 const sized = (options: { maxBytes: number; maxEntryBytes?: number; admitOnSecondSighting?: boolean }) =>
@@ -73,5 +73,25 @@ describe('BoundedCache admitting on the second sighting (the doorkeeper)', () =>
     for (let i = 0; i < 500; i++) cache.set(`once-${i}`, { n: 100 });
     expect(['a', 'b', 'c'].map((k) => cache.get(k) !== undefined)).toEqual([true, true, true]);
     expect(cache.stats()).toMatchObject({ entries: 3, bytes: 300 });
+  });
+});
+
+describe('BoundedCache forgetting', () => {
+  it('delete and clear give back the bytes of what they forget', () => {
+    const cache = sized({ maxBytes: 300, maxEntryBytes: 100 });
+    for (const key of ['a', 'b', 'c']) cache.set(key, { n: 100 });
+    cache.delete('b');
+    cache.delete('missing');
+    expect(cache.stats()).toMatchObject({ entries: 2, bytes: 200 });
+    cache.set('d', { n: 100 });
+    expect(['a', 'c', 'd'].map((k) => cache.get(k) !== undefined)).toEqual([true, true, true]);
+    cache.clear();
+    expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0 });
+  });
+
+  it('boundedByCount keeps at most its number of entries', () => {
+    const cache = boundedByCount<string>(2);
+    for (const key of ['a', 'b', 'c']) expect(cache.set(key, key)).toBe(true);
+    expect(['a', 'b', 'c'].map((k) => cache.get(k))).toEqual([undefined, 'b', 'c']);
   });
 });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { marketplaceCaller, UNNAMED_USER } from '../../src/marketplace/caller.js';
-import { monthClock, monthOf, parseMonth } from '../../src/marketplace/month.js';
+import type { ApiError } from '../../src/errors.js';
+import { monthClock, monthOf } from '../../src/marketplace/month.js';
+import type { UsageReport } from '../../src/marketplace/report.js';
 import { loadPlanTable, PLANS } from '../../src/marketplace/plans.js';
 
 const HEADERS = { userHeader: 'x-rapidapi-user', planHeader: 'x-rapidapi-subscription' };
@@ -110,8 +112,23 @@ describe('calendar months (UTC)', () => {
     expect(month().key).toBe('2026-11');
   });
 
-  it('parses YYYY-MM only', () => {
-    expect(parseMonth('2026-11')).toBe('2026-11');
-    for (const bad of ['2026-13', '2026-00', '2026-1', '26-11', '2026-11-01']) expect(parseMonth(bad)).toBeNull();
+  it('the usage export takes { month: YYYY-MM } only', async () => {
+    // The build's: the body is checked by the schema compiled at build.
+    const { usageCommand } = (await import(
+      new URL('../../dist/src/marketplace/usage-command.js', import.meta.url).href
+    )) as typeof import('../../src/marketplace/usage-command.js');
+    const report = async (month: string) => ({ month }) as unknown as UsageReport;
+    expect(await usageCommand({ month: '2026-11' }, report)).toEqual({ month: '2026-11' });
+    const refused = (body: unknown) =>
+      usageCommand(body, report).then(
+        () => undefined,
+        (e: ApiError) => e,
+      );
+    for (const bad of ['2026-13', '2026-00', '2026-1', '26-11', '2026-11-01', 202611])
+      expect(await refused({ month: bad })).toMatchObject({ code: 'invalid_body', status: 400, field: 'month' });
+    expect(await refused({})).toMatchObject({ code: 'invalid_body', field: 'month' });
+    expect(await refused({ month: '2026-11', plan: 'PRO' })).toMatchObject({ code: 'invalid_body', field: 'plan' });
+    for (const body of [null, [], '2026-11'])
+      expect(await refused(body)).toMatchObject({ code: 'invalid_body', field: undefined });
   });
 });

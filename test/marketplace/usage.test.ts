@@ -8,7 +8,7 @@ import { UNNAMED_USER } from '../../src/marketplace/caller.js';
 import { PLANS } from '../../src/marketplace/plans.js';
 import { deliverManagedDesign, holdManagedDesign } from '../../src/marketplace/quota.js';
 import { usageCsv, usageReport } from '../../src/marketplace/report.js';
-import { UsageCounter } from '../../src/marketplace/usage.js';
+import { MarketplaceCallCounter } from '../../src/marketplace/usage.js';
 import type { Db } from '../../src/store/index.js';
 import { DRIVERS, type DriverName, openTestDatabase, type TestDatabase } from '../helpers/databases.js';
 
@@ -39,7 +39,11 @@ function usageSuite(driver: DriverName): void {
 
     it('counts in memory, writes on flush, adds to what is there, and keeps a failed flush for the next', async () => {
       const flaky = flakyDb(t.db);
-      const counter = new UsageCounter(flaky.db, { flushMs: 3_600_000, clock: () => now, log: (m) => logs.push(m) });
+      const counter = new MarketplaceCallCounter(flaky.db, {
+        flushMs: 3_600_000,
+        clock: () => now,
+        log: (m) => logs.push(m),
+      });
       try {
         for (let i = 0; i < 3; i++) counter.count(caller('ada', 'PRO'), 'generation');
         counter.count(caller('ada', 'PRO'), 'general');
@@ -72,7 +76,7 @@ function usageSuite(driver: DriverName): void {
     });
 
     it('starts a flush early once enough counts wait', async () => {
-      const counter = new UsageCounter(t.db, { flushMs: 3_600_000, maxPending: 3, clock: () => now });
+      const counter = new MarketplaceCallCounter(t.db, { flushMs: 3_600_000, maxPending: 3, clock: () => now });
       try {
         for (const user of ['early-1', 'early-2', 'early-3']) counter.count(caller(user, 'MEGA'), 'general');
         await counter.flush();
