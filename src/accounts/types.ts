@@ -247,4 +247,12 @@ export interface PaidOrder {
 }
 
 // The composite and the site's people, where their consumers outside src/accounts/ import them from.
-export type { Accounts, People } from './interfaces.js';
+export type {
+  Accounts,
+  CallUsage,
+  Credits,
+  IdempotencyRecords,
+  KeyCheck,
+  Packs,
+  People,
+} from './interfaces.js';

@@ -1,4 +1,4 @@
-import type { Accounts, KeyOwner } from '../accounts/types.js';
+import type { KeyCheck, KeyOwner } from '../accounts/types.js';
 import { ApiError } from '../errors.js';
 import type { Guard } from '../http/router.js';
 
@@ -10,7 +10,7 @@ const MISPLACED_KEY_PARAMS = ['api_key', 'apikey', 'key', 'x-api-key'];
  * before any lookup). A key sent anywhere else is not read, and the answer says where it belongs.
  */
 export async function authenticate(
-  accounts: Pick<Accounts, 'verifyKey'>,
+  accounts: Pick<KeyCheck, 'verifyKey'>,
   headers: Record<string, string>,
   query: URLSearchParams,
 ): Promise<KeyOwner> {
@@ -28,7 +28,7 @@ export async function authenticate(
 }
 
 /** The guard of the routes that take an X-API-Key: the caller is the key's owner. */
-export const apiKeyGuard = (accounts: Pick<Accounts, 'verifyKey'>): Guard<KeyOwner> => ({
+export const apiKeyGuard = (accounts: Pick<KeyCheck, 'verifyKey'>): Guard<KeyOwner> => ({
   scheme: 'apiKey',
   admit: (ctx) => authenticate(accounts, ctx.headers, ctx.query),
 });

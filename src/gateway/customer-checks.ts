@@ -1,4 +1,4 @@
-import type { Accounts } from '../accounts/types.js';
+import type { Packs } from '../accounts/types.js';
 import type { LimitClass, SiteSettings } from '../config.js';
 import { ApiError, type ErrorCode } from '../errors.js';
 import type { RequestContext } from '../http/router.js';
@@ -10,7 +10,7 @@ export const paymentRequired = (code: ErrorCode, settings: SiteSettings): ApiErr
 
 /** Every gateway call needs an active Studio pack, not only the ones that spend credits. */
 export async function requireStudio(
-  accounts: Pick<Accounts, 'activePack'>,
+  accounts: Pick<Packs, 'activePack'>,
   customerId: string,
   settings: SiteSettings,
 ): Promise<void> {
@@ -19,7 +19,7 @@ export async function requireStudio(
 }
 
 export interface CustomerCallDeps {
-  accounts: Pick<Accounts, 'activePack'>;
+  accounts: Pick<Packs, 'activePack'>;
   limiter: CustomerLimiter;
   settings: SiteSettings;
 }

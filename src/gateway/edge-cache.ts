@@ -20,7 +20,7 @@ export interface EdgeCaching {
 }
 
 /** An engine answer kept to be given again: a 200, its headers and bytes as relayed. */
-interface Kept {
+interface CachedAnswer {
   headers: Record<string, string>;
   body: Uint8Array;
   /** Bytes counted against the cache: the body, the headers and the key. */
@@ -61,10 +61,10 @@ export function namesRemoteImage(body: Uint8Array): boolean {
  * Answers do not depend on the customer, so customers share entries, as they share the engine's renders.
  */
 export class EdgeCache {
-  private readonly kept: BoundedCache<Kept>;
+  private readonly kept: BoundedCache<CachedAnswer>;
 
   constructor(maxBytes: number) {
-    this.kept = new BoundedCache<Kept>({
+    this.kept = new BoundedCache<CachedAnswer>({
       maxBytes,
       sizeOf: (k) => k.size,
       admitOnSecondSighting: true,
@@ -104,7 +104,7 @@ export class EdgeCache {
     if (r.status !== 200 || !(r.body instanceof Uint8Array) || r.body.byteLength > EDGE_MAX_ANSWER_BYTES) return;
     let size = key.length + r.body.byteLength;
     for (const [name, value] of Object.entries(r.headers)) size += name.length + value.length;
-    const kept: Kept = { headers: r.headers, body: r.body, size };
+    const kept: CachedAnswer = { headers: r.headers, body: r.body, size };
     // Once kept, a copy of exactly its size: the relayed bytes may be a slice of a larger socket buffer.
     if (this.kept.set(key, kept)) kept.body = new Uint8Array(r.body);
   }

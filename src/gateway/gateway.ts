@@ -1,4 +1,4 @@
-import type { Accounts, KeyOwner } from '../accounts/types.js';
+import type { CallUsage, KeyCheck, KeyOwner } from '../accounts/types.js';
 import { ApiError } from '../errors.js';
 import { jsonBytes, requireJson } from '../http/json-body.js';
 import { guarded, type RequestContext, type Route } from '../http/router.js';
@@ -11,7 +11,11 @@ import { enginePathOf, GATEWAY_ROUTES, type GatewayRoute } from './routes.js';
 import { relayServerAi, type ServerAiDeps } from './server-ai.js';
 
 export interface GatewayDeps extends ServerAiDeps, CustomerCallDeps {
-  accounts: Accounts;
+  /** What of the accounts the gateway's routes use: the key, the pack, the day's count, credits and replays. */
+  accounts: Pick<KeyCheck, 'verifyKey'> &
+    Pick<CallUsage, 'recordCall'> &
+    ServerAiDeps['accounts'] &
+    CustomerCallDeps['accounts'];
   /** Answers kept on the site (QR_SITE_CACHE_MB); none when it is 0. */
   edgeCache?: EdgeCache;
 }

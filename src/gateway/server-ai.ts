@@ -1,5 +1,5 @@
 import { hashRequest, isValidIdempotencyKey } from '../accounts/index.js';
-import type { Accounts } from '../accounts/types.js';
+import type { Credits, IdempotencyRecords } from '../accounts/types.js';
 import type { SiteSettings } from '../config.js';
 import { ApiError, isApiError } from '../errors.js';
 import type { RequestContext } from '../http/router.js';
@@ -8,7 +8,7 @@ import { paymentRequired } from './customer-checks.js';
 import type { EngineClient, RelayCall } from './engine-client.js';
 
 export interface ServerAiDeps {
-  accounts: Accounts;
+  accounts: Pick<Credits, 'reserveCredit' | 'commitCredit' | 'releaseCredit'> & IdempotencyRecords;
   engine: EngineClient;
   settings: SiteSettings;
 }

@@ -1,4 +1,4 @@
-import type { ApiKeyInfo, LedgerEntry, Pack, People, User } from '../accounts/types.js';
+import type { Accounts, ApiKeyInfo, LedgerEntry, Pack, People, User } from '../accounts/types.js';
 import { ApiError } from '../errors.js';
 import { admitCustomerCall, requireStudio } from '../gateway/customer-checks.js';
 import { relayCall } from '../gateway/engine-client.js';
@@ -22,6 +22,7 @@ import type { SessionCookies } from './session-cookies.js';
 import type { VisitorLimits } from './visitors.js';
 
 export interface AccountDeps extends GatewayDeps {
+  accounts: Accounts;
   people: People;
   cookies: SessionCookies;
   visitors: VisitorLimits;

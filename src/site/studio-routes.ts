@@ -41,7 +41,7 @@ const pickerBody = (field: PickerField, name: string) =>
 /** Pickers change with a release only; a day without revalidation. */
 const PICKER_CACHE = 'public, max-age=86400';
 
-interface Kept {
+interface PickerImage {
   status: number;
   headers: Record<string, string>;
   body: Uint8Array;
@@ -63,7 +63,7 @@ export function studioRoutes(deps: StudioDeps): Route[] {
   const counted = async (ctx: RequestContext) => {
     for (const [k, v] of Object.entries(await deps.visitors.studioCall(ctx.remoteAddress))) ctx.reply.header(k, v);
   };
-  const pickers = new Map<string, Promise<Kept>>();
+  const pickers = new Map<string, Promise<PickerImage>>();
 
   return [
     {

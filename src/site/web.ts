@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createPeople } from '../accounts/index.js';
-import type { Clock, People } from '../accounts/types.js';
+import type { Accounts, Clock, People } from '../accounts/types.js';
 import type { Config } from '../config.js';
 import type { GatewayDeps } from '../gateway/gateway.js';
 import type { Route } from '../http/router.js';
@@ -16,6 +16,7 @@ import { VisitorLimits } from './visitors.js';
 const VERSION: string = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version;
 
 export interface WebDeps extends GatewayDeps {
+  accounts: Accounts;
   config: Config;
   db: Db;
   redis: Redis | undefined;
