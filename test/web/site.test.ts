@@ -225,6 +225,30 @@ describe('the Studio', () => {
     await close();
   });
 
+  it('says how small the design may be printed from the distance chosen, in words and a chart', async () => {
+    const { page, close } = await newPage();
+    await page.goto('/studio');
+    await page.locator('#content').fill(CONTENT);
+    await page.getByText('Scans: the file was decoded').waitFor();
+    await page.getByLabel('Scanning distance (cm)').fill('50');
+    await page.getByRole('button', { name: 'Check the print size' }).click();
+    const sentence = page.getByText(/^From 50 cm, a phone should read this code printed at least/);
+    await sentence.waitFor();
+    const mm = Number(/at least ([\d.]+) mm/.exec((await sentence.textContent()) ?? '')![1]);
+    // The engine's own answer for the same design, asked directly.
+    const design = JSON.parse((await page.getByTestId('design-json').textContent()) ?? '');
+    const direct = await call(c.siteUrl, '/api/studio/render', { body: { ...design, printCheck: { distanceCm: 50 } } });
+    expect(direct.body.print.minWidthMm).toBe(mm);
+    const chart = page.getByRole('img', { name: /Smallest printed width by scanning distance/ });
+    await expect.poll(() => chart.count()).toBe(1);
+    // The chart's line: the width at 100 cm twice the width at 50 cm, within the rounding.
+    const caption = (await page.locator('#print-chart-caption').textContent()) ?? '';
+    const at = (cm: number) => Number(new RegExp(`${cm} cm → ([\\d.]+) mm`).exec(caption)![1]);
+    expect(at(50)).toBe(mm);
+    expect(Math.abs(at(100) - 2 * mm)).toBeLessThanOrEqual(0.1);
+    await close();
+  });
+
   it('AI design for a signed-in account with a pack: the design loads into the editor and one credit is spent', async () => {
     groq.clearReplies();
     groq.reply(success.openai(JSON.stringify(AI_DESIGN)));

@@ -15,6 +15,7 @@ import {
   SchemaField,
 } from '../studio/fields.js';
 import { Preview } from '../studio/preview.js';
+import { PrintCheck } from '../studio/print-check.js';
 import { TemplateGallery } from '../studio/templates.js';
 
 /** Every design field, in groups a person looks for: each group folds away. */
@@ -196,6 +197,7 @@ function Studio() {
         </div>
         <div class="preview-pane">
           <Preview content={content.content} design={design} blocked={blocked} onFieldError={onFieldError} />
+          <PrintCheck content={blocked === undefined ? content.content : undefined} design={design} />
           <Export content={blocked === undefined ? content.content : undefined} design={design} />
         </div>
       </div>
