@@ -120,10 +120,7 @@ export function pageRoutes(dir: string, log: (msg: string) => void): Route[] {
   const assetDir = join(dir, 'assets');
   if (existsSync(assetDir)) {
     for (const name of readdirSync(assetDir))
-      assets.set(
-        name,
-        load(join(assetDir, name), { 'Cache-Control': ASSET_CACHE }),
-      );
+      assets.set(name, load(join(assetDir, name), { 'Cache-Control': ASSET_CACHE }));
   }
   routes.push({
     method: 'GET',
