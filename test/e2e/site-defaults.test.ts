@@ -50,7 +50,9 @@ describe('a site with an https public URL and no payment provider', () => {
 
   it('checkout on loopback without QR_CHECKOUT_TEST_MODE=1: 503 checkout_unavailable, no order, said at start', async () => {
     const email = `no-test-mode-${process.pid}@example.com`;
-    const a = await call(c.siteUrl, '/api/checkout', { body: { packId: 'studio', email, withdrawalWaiver: GIVEN_WAIVER } });
+    const a = await call(c.siteUrl, '/api/checkout', {
+      body: { packId: 'studio', email, withdrawalWaiver: GIVEN_WAIVER },
+    });
     expect(refusal(a)).toEqual({ status: 503, success: false, code: 'checkout_unavailable' });
     expect(a.body.error).toMatch(/QR_CHECKOUT_TEST_MODE=1/);
     expect(await c.accounts.customerByEmail(email)).toBeNull();
