@@ -343,17 +343,6 @@ describe('admin CLI with DATABASE_URL', () => {
   );
 
   it(
-    'refuses a key past the live-key cap (409 key_limit_reached), counting keys issued elsewhere',
-    async () => {
-      const customer = await site.createCustomer(`cap-${schema}@example.com`);
-      for (let i = 0; i < MAX_LIVE_KEYS; i++) await site.issueKey(customer.id);
-      const body = await fails(['key', 'issue', '--customer', customer.id], env);
-      expect(body).toMatchObject({ code: 'key_limit_reached', error: expect.stringMatching(/25 live API keys/) });
-    },
-    CLI_TEST_TIMEOUT_MS,
-  );
-
-  it(
     'refuses to run without QR_KEY_PEPPER, naming it',
     async () => {
       const { QR_KEY_PEPPER: _, ...withoutPepper } = env;
@@ -366,6 +355,17 @@ describe('admin CLI with DATABASE_URL', () => {
       } finally {
         await probe.close();
       }
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'refuses a key past the live-key cap (409 key_limit_reached), counting keys issued elsewhere',
+    async () => {
+      const customer = await site.createCustomer(`cap-${schema}@example.com`);
+      for (let i = 0; i < MAX_LIVE_KEYS; i++) await site.issueKey(customer.id);
+      const body = await fails(['key', 'issue', '--customer', customer.id], env);
+      expect(body).toMatchObject({ code: 'key_limit_reached', error: expect.stringMatching(/25 live API keys/) });
     },
     CLI_TEST_TIMEOUT_MS,
   );
