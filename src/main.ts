@@ -1,9 +1,14 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config.js';
 import { SITE_READY, startProcessTree, startRoles } from './roles.js';
+import { secureDataDir } from './store/index.js';
 
 try {
   const config = loadConfig();
+  // QR_DATA_DIR the process's alone (0700, files 0600, umask 077) before anything is written in it; with
+  // DATABASE_URL it may not exist yet, and is made 0700 when a secret is first kept there.
+  if (config.store.databaseUrl === undefined || existsSync(config.store.dataDir)) secureDataDir(config.store.dataDir);
   const running =
     config.role === 'all' ? await startProcessTree(config, fileURLToPath(import.meta.url)) : await startRoles(config);
   // Started by a process tree: the parent waits for this word before it reports the service up.

@@ -157,6 +157,11 @@ export interface PaymentSucceeded {
   event?: ProviderEvent;
   checkoutSessionId?: string;
   paymentIntentId?: string;
+  /**
+   * What the provider says was paid (minor unit, ISO currency code); undefined in test mode. The pack is
+   * granted only when it equals the order's price and currency.
+   */
+  paid?: { amount: number | null; currency: string | null };
 }
 
 export type Fulfilment =
@@ -167,7 +172,9 @@ export type Fulfilment =
   | { outcome: 'refunded_first'; order: Order }
   | { outcome: 'duplicate_event' }
   /** No order of ours (another application's payment on the same account, or another session). */
-  | { outcome: 'unknown_order' };
+  | { outcome: 'unknown_order' }
+  /** Paid another amount or currency than the order's: the order is closed as failed, no pack granted. */
+  | { outcome: 'amount_mismatch'; order: Order; paid: { amount: number | null; currency: string | null } };
 
 export interface PaymentRefunded {
   event?: ProviderEvent;

@@ -38,7 +38,7 @@ export class Checkout {
   constructor(
     private readonly orders: Orders,
     private readonly catalogue: Catalogue,
-    /** Undefined: no provider and not on loopback, so nothing can be sold here. */
+    /** Undefined: no provider, and test mode not asked for on loopback, so nothing can be sold here. */
     readonly provider: PaymentProvider | undefined,
     /** Told when an order has been paid, to send its receipt now rather than at the next sweep. */
     private readonly onPaid: () => void = () => {},
@@ -48,7 +48,8 @@ export class Checkout {
   async start(body: unknown): Promise<CheckoutAnswer> {
     if (this.provider === undefined)
       throw new ApiError('checkout_unavailable', {
-        message: 'This site takes no payments: it has no payment provider and is not on a loopback address.',
+        message:
+          'This site takes no payments: it has no payment provider (and test mode, QR_CHECKOUT_TEST_MODE=1 on a loopback address, is off).',
       });
     const fields = checkoutBody(body);
     const waiver = shownWaiver(fields.withdrawalWaiver.textVersion);
@@ -90,6 +91,10 @@ export class Checkout {
       case 'paid': {
         const done = await this.orders.paymentSucceeded(event);
         if (done.outcome === 'granted') this.onPaid();
+        if (done.outcome === 'amount_mismatch')
+          console.error(
+            `Order ${done.order.id} NOT fulfilled: paid ${done.paid.amount} ${done.paid.currency} for a price of ${done.order.price} ${done.order.currency}; closed as failed, no pack granted.`,
+          );
         return done;
       }
       case 'refunded':

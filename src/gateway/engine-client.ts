@@ -9,7 +9,16 @@ import { bodySha256, signRelay } from '../relay/signature.js';
 /** Request headers the engine may see: never the key, cookies or anything else of the caller's identity. */
 const FORWARDED_REQUEST_HEADERS = ['content-type', 'accept', 'if-none-match'] as const;
 /** Response headers that belong to one hop, or that the site's own server writes. */
-const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date', 'uwebsockets']);
+const HOP_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'date',
+  'uwebsockets',
+  'x-content-type-options',
+  'strict-transport-security',
+]);
 
 /**
  * Answers of known length up to this size are read whole before `relay` returns: most answers are a few

@@ -4,7 +4,7 @@ import { ApiError, isApiError } from '../errors.js';
 import type { RelayIdentity } from '../relay/signature.js';
 import type { RequestAuth } from './auth.js';
 import { collectBody } from './body.js';
-import { Reply } from './response.js';
+import { ALWAYS_HEADERS, Reply } from './response.js';
 import { matchRoute, type Method, type RequestContext, type Route } from './router.js';
 import { freeSocketPath, removeSocket, restrictSocket } from './unix-socket.js';
 import type { LoadedUws } from './uws.js';
@@ -19,6 +19,8 @@ export interface HttpSettings
   unreadHeaders: ReadonlySet<string>;
   /** A Unix socket to listen on besides the port (the engine's QR_ENGINE_SOCKET). */
   socketPath?: string;
+  /** Headers on every answer besides ALWAYS_HEADERS (the site's Strict-Transport-Security over https). */
+  answerHeaders?: readonly (readonly [string, string])[];
 }
 
 export interface HttpServer {
@@ -64,6 +66,7 @@ export function startHttp(
   { uws }: LoadedUws,
 ): Promise<HttpServer> {
   const app = uws.App();
+  const fixedHeaders = [...ALWAYS_HEADERS, ...(config.answerHeaders ?? [])];
 
   app.any('/*', (res: HttpResponse, req: HttpRequest) => {
     const method = req.getCaseSensitiveMethod();
@@ -76,7 +79,7 @@ export function startHttp(
       if (!config.unreadHeaders.has(k)) headers[k] = v;
     });
     const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
-    const reply = new Reply(res, hasBody);
+    const reply = new Reply(res, hasBody, fixedHeaders);
     const started = performance.now();
     // Read from the start, whatever the answer: one sent before the body is in (an unknown path) then
     // drops the rest of it while it lingers, instead of closing on a client still writing.

@@ -219,7 +219,7 @@ export function accountRoutes(deps: AccountDeps): Route[] {
       ...route(
         'POST',
         '/api/account/keys',
-        'Issues an API key for the /api/v1 gateway. Needs an active Studio pack (402 studio_required). The key is in this answer only: it is stored as a hash.',
+        'Issues an API key for the /api/v1 gateway. Needs an active Studio pack (402 studio_required); an account holds at most 25 live keys (409 key_limit_reached: revoke one first). The key is in this answer only: it is stored as a hash.',
         '{ success, key: { id, key, start, name, createdAt } }',
         'keyName',
       ),

@@ -25,7 +25,7 @@ const credentials = (passwordMinLength: number, description: string) =>
 export const SITE_FORMS = {
   credentials: credentials(
     PASSWORD_MIN_LENGTH,
-    `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters; stored as an argon2id hash.`,
+    `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters, not containing the e-mail address's local part, not a common or easily guessed password (zxcvbn score 3 or more); stored as an argon2id hash.`,
   ),
   // A password too short to exist is a wrong password (401 invalid_credentials), not a malformed form.
   signIn: credentials(1, 'The account’s password.'),

@@ -16,6 +16,7 @@ import { type AdminAccess, openAdminAccess } from '../admin/access.js';
 import { adminHttpRoutes, adminRoutes } from '../admin/routes.js';
 import type { RequestAuth } from '../http/auth.js';
 import type { Route } from '../http/router.js';
+import { HSTS } from '../http/response.js';
 import { startHttp } from '../http/server.js';
 import type { LoadedUws } from '../http/uws.js';
 import { connectRedis } from '../redis.js';
@@ -49,8 +50,9 @@ const SITE_AUTH: RequestAuth = {
 
 /**
  * Who takes the money for packs: Stripe when configured. Without a payment provider the site sells in test
- * mode (every order paid at once, no money moved), only on a loopback address, and says so, as the engine
- * does of its open mode; on any other address it sells nothing.
+ * mode (every order paid at once, no money moved) only when asked (QR_CHECKOUT_TEST_MODE=1) and on a
+ * loopback address, and says so, as the engine does of its open mode; otherwise it sells nothing: a
+ * reverse proxy on the same host must not hand out free packs to the internet.
  */
 async function paymentProvider(
   config: Config,
@@ -66,14 +68,16 @@ async function paymentProvider(
     const payments = new StripePayments(stripe, config.site.payments);
     return { provider: payments, stripe: payments };
   }
-  if (isLoopback(config.host)) {
+  if (config.site.payments.testMode && isLoopback(config.host)) {
     log(
-      `Checkout runs in TEST MODE: no payment provider is configured, so every order is paid at once and no money moves (loopback only, ${config.host}).`,
+      `Checkout runs in TEST MODE: QR_CHECKOUT_TEST_MODE=1 and no payment provider is configured, so every order is paid at once and no money moves (loopback only, ${config.host}).`,
     );
     return { provider: TEST_MODE };
   }
   log(
-    `No payment provider is configured and HOST=${config.host} is not loopback: checkout is off (503 checkout_unavailable).`,
+    config.site.payments.testMode
+      ? `QR_CHECKOUT_TEST_MODE=1 is ignored: HOST=${config.host} is not loopback, and no payment provider is configured, so checkout is off (503 checkout_unavailable).`
+      : 'No payment provider is configured and QR_CHECKOUT_TEST_MODE is not 1: checkout is off (503 checkout_unavailable).',
   );
   return { provider: undefined };
 }
@@ -143,6 +147,7 @@ export async function startSite(
       maxBodyBytes: config.site.maxBodyBytes,
       maxMultipartBytes: config.site.maxBodyBytes,
       unreadHeaders: new Set(),
+      answerHeaders: config.site.publicUrl.startsWith('https://') ? [HSTS] : [],
     },
     routes,
     SITE_AUTH,

@@ -84,6 +84,32 @@ describe.each(DRIVERS)('people on %s', (driver) => {
     });
   });
 
+  it('refuses common and easily guessed passwords and those containing the address’s name, saying why', async () => {
+    const weak: [string, string, RegExp][] = [
+      ['1234567890', address(), /too easy to guess \(it is one of the hundred most used\)/],
+      ['password123', address(), /too easy to guess/],
+      ['qwertyuiop', address(), /too easy to guess/],
+      ['iloveyou12', address(), /too easy to guess/],
+      ['aaaaaaaaaaaa', address(), /too easy to guess/],
+      ['Margaret.Hamilton!1', 'margaret.hamilton@example.com', /must not contain the name of your e-mail address/],
+      ['x-bob2024-lighthouse', 'BOB2024@example.com', /must not contain the name/],
+    ];
+    for (const [password, email, why] of weak) {
+      const refused = await people.signUp(email, password).then(
+        () => undefined,
+        (e: { code: string; field: string; message: string }) => e,
+      );
+      expect(refused, password).toMatchObject({
+        code: 'invalid_body',
+        field: 'password',
+        message: expect.stringMatching(why),
+      });
+    }
+    // A long phrase passes; a two-letter local part is not looked for (it is in too many words).
+    await people.signUp(address(), 'violet tractor umbrella');
+    await people.signUp(`jo-${driver}@example.com`, 'enjoy the long journey home');
+  });
+
   it('signs in with the right password only; an unknown address answers the same null', async () => {
     const email = address();
     const { user } = await people.signUp(email, PASSWORD);

@@ -146,6 +146,33 @@ function stripeSuite(driver: DriverName): void {
       expect((await ping(key)).status).toBe(200);
     });
 
+    it('a signed event paying another amount or currency grants nothing: the order is closed as failed', async () => {
+      const errors: string[] = [];
+      const error = console.error;
+      console.error = (...a: unknown[]) => errors.push(a.join(' '));
+      try {
+        for (const wrong of [{ amount_total: 1 }, { currency: catalogue.currency === 'usd' ? 'eur' : 'usd' }]) {
+          const { orderId, customerId, session, key } = await checkout();
+          const pi = `pi_${orderId}`;
+          const event = stripeEvent('checkout.session.completed', { ...paidSession(session, pi), ...wrong });
+          expect((await deliver(c.siteUrl, event)).status).toBe(200);
+          expect(await packsOf(customerId)).toBe(0);
+          expect(await c.accounts.order(orderId)).toMatchObject({ state: 'failed', packId: null, paymentIntentId: pi });
+          expect(refusal(await ping(key))).toMatchObject({ status: 402, code: 'studio_required' });
+          // Stripe repeating the session's event (another event id, the same amount paid) grants nothing either.
+          const again = stripeEvent('checkout.session.async_payment_succeeded', {
+            ...paidSession(session, pi),
+            ...wrong,
+          });
+          expect((await deliver(c.siteUrl, again)).status).toBe(200);
+          expect(await packsOf(customerId)).toBe(0);
+          expect(errors.at(-1)).toMatch(new RegExp(`Order ${orderId} NOT fulfilled: paid`));
+        }
+      } finally {
+        console.error = error;
+      }
+    });
+
     it('a webhook that does not verify is refused and changes nothing', async () => {
       const { customerId, session, orderId } = await checkout();
       const event = completed(session, `pi_${orderId}`);

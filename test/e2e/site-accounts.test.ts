@@ -289,3 +289,47 @@ describe('limits on people', () => {
     expect(picker.headers.get('content-type')).toBe('image/png');
   });
 });
+
+describe('safe defaults (issue 27)', () => {
+  it('sign-up refuses 1234567890 and a password containing the address’s name, on field password', async () => {
+    const b = new Browser(c.siteUrl);
+    await b.start();
+    for (const [email, password] of [
+      [newAddress(), '1234567890'],
+      ['grace.hopper@example.com', 'grace.hopper-was-here'],
+    ] as const) {
+      const a = await b.send('/api/session/signup', { email, password });
+      expect(refusal(a)).toEqual({ status: 400, success: false, code: 'invalid_body' });
+      expect(a.body.field).toBe('password');
+    }
+  });
+
+  it('the dashboard issues at most 25 live keys at once: 409 key_limit_reached until one is revoked', async () => {
+    const b = new Browser(c.siteUrl);
+    const { customerId } = await b.signUp();
+    await c.accounts.grantPack({ customerId, credits: 2 });
+    for (let i = 0; i < 23; i++) await c.accounts.issueKey(customerId);
+    const burst = await Promise.all(Array.from({ length: 4 }, () => b.send('/api/account/keys', {})));
+    expect(burst.map((a) => a.status).sort()).toEqual([200, 200, 409, 409]);
+    const refused = burst.find((a) => a.status === 409)!;
+    expect(refused.body).toMatchObject({ code: 'key_limit_reached', error: expect.stringMatching(/revoke one/) });
+    const issued = burst.find((a) => a.status === 200)!;
+    await b.send(`/api/account/keys/${issued.body.key.id}/revoke`, {});
+    expect((await b.send('/api/account/keys', {})).status).toBe(200);
+  });
+
+  it('every answer says X-Content-Type-Options: nosniff: pages, assets, the API, errors and relayed renders', async () => {
+    const answers = [
+      await call(c.siteUrl, '/'),
+      await call(c.siteUrl, '/api/session'),
+      await call(c.siteUrl, '/no-such-page'),
+      await call(c.siteUrl, '/api/v1/ping'),
+      await call(c.engineUrl!, '/api/qr/no-such-route'),
+    ];
+    const { key } = await c.customer();
+    answers.push(await call(c.siteUrl, '/api/v1/qr/generate', { key, body: { content: 'x', responseType: 'binary' } }));
+    for (const a of answers) expect(a.headers.get('x-content-type-options')).toBe('nosniff');
+    // Plain HTTP public URL: no Strict-Transport-Security.
+    expect(answers[0]!.headers.get('strict-transport-security')).toBeNull();
+  });
+});

@@ -54,6 +54,7 @@ describe.each(DRIVERS)('migrations on %s', (driver) => {
       'idempotency_keys',
       'managed_ai_holds',
       'managed_ai_usage',
+      'marketplace_call_quota',
       'marketplace_usage',
       'orders',
       'packs',
