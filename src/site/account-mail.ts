@@ -5,6 +5,9 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { ReceiptSettings } from '../config.js';
 import { receiptDestination } from '../checkout/receipts.js';
 
+/** Messages sent by this process, in the outbox's names so that they sort in the order sent. */
+let sent = 0;
+
 /** How long an SMTP server may take at each step. */
 const SMTP_TIMEOUT_MS = 20_000;
 
@@ -76,7 +79,7 @@ export class AccountMailer {
       return;
     }
     const { subject, text } = accountMessage(mail);
-    const id = `${mail.kind}-${Date.now()}-${randomBytes(6).toString('hex')}`;
+    const id = `${mail.kind}-${Date.now()}-${String(++sent).padStart(9, '0')}-${randomBytes(6).toString('hex')}`;
     try {
       const info = await this.transport.sendMail({
         from: this.from,
@@ -96,7 +99,7 @@ export class AccountMailer {
   }
 }
 
-/** The message as `<kind>-<time>-<random>.eml`, mode 0600 (it holds an address and a link), renamed into place. */
+/** The message as `<kind>-<time>-<count>-<random>.eml`, mode 0600 (it holds an address and a link), renamed into place. */
 function writeOutbox(dir: string, id: string, message: Buffer): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, `${id}.eml`);
