@@ -77,9 +77,9 @@ describe('sessions', () => {
     expect((await b.send('/api/session')).body.signedIn).toBe(true);
   });
 
-  it('wrong passwords and unknown addresses are the same 401; a taken address is 409 on email', async () => {
+  it('wrong passwords and unknown addresses are the same 401; a verified address is 409 on email', async () => {
     const b = new Browser(c.siteUrl);
-    const { email } = await b.signUp();
+    const { email } = await b.verifiedAccount(outbox);
     const other = new Browser(c.siteUrl);
     await other.start();
     const wrong = await other.send('/api/session/signin', { email, password: `${PASSWORD}?` });

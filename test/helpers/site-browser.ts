@@ -11,6 +11,10 @@ export const PASSWORD = 'a long enough passphrase';
 let people = 0;
 export const newAddress = (prefix = 'site'): string => `${prefix}-${process.pid}-${people++}@example.com`;
 
+/** Where the site's mail is read: its outbox folder, or the messages a loopback SMTP server took. */
+export type MailSource = string | (() => string[]);
+const messagesOf = (source: MailSource) => (typeof source === 'string' ? outboxMessages(source) : source());
+
 export class SiteBrowser {
   private readonly cookies = new Map<string, string>();
   csrf = '';
@@ -61,8 +65,8 @@ export class SiteBrowser {
    * Opens the newest verification link mailed to `email` (in the outbox folder), once there are more than
    * `after` of them, and POSTs its token.
    */
-  async verify(outbox: string, email = this.email, after = 0): Promise<Answer> {
-    const link = await newestLink(() => outboxMessages(outbox), email, 'verify-email', after);
+  async verify(outbox: MailSource, email = this.email, after = 0): Promise<Answer> {
+    const link = await newestLink(() => messagesOf(outbox), email, 'verify-email', after);
     const a = await this.send('/api/session/verify-email', { token: tokenOf(link) });
     expect(a.status, JSON.stringify(a.body)).toBe(200);
     this.customerId = a.body.user.customerId;
@@ -70,8 +74,8 @@ export class SiteBrowser {
   }
 
   /** Signs up and verifies: an account that may buy, make keys and spend credits. */
-  async verifiedAccount(outbox: string, email = newAddress()): Promise<{ email: string; customerId: string }> {
-    const before = linksIn(outboxMessages(outbox), email, 'verify-email').length;
+  async verifiedAccount(outbox: MailSource, email = newAddress()): Promise<{ email: string; customerId: string }> {
+    const before = linksIn(messagesOf(outbox), email, 'verify-email').length;
     await this.signUp(email);
     await this.verify(outbox, email, before);
     return { email, customerId: this.customerId };
