@@ -34,34 +34,23 @@ export async function issueEmailToken(
   return token;
 }
 
-/** The unexpired token's user and address, without using it up; null for any other string. */
-export async function peekEmailToken(
-  db: Queryable,
-  token: string,
-  purpose: EmailTokenPurpose,
-  now: Date,
-): Promise<{ userId: string; email: string } | null> {
-  if (!TOKEN.test(token)) return null;
-  const { rows } = await db.query<{ user_id: string; email: string }>(
-    'SELECT user_id, email FROM email_tokens WHERE token_hash = $1 AND purpose = $2 AND expires_at > $3',
-    [tokenHash(token), purpose, now],
-  );
-  return rows.length === 0 ? null : { userId: rows[0]!.user_id, email: rows[0]!.email };
-}
-
 /**
- * Uses the token up (deletes it) and returns its user and address, or null when it is unknown, used,
- * expired or of another purpose. Of two requests with one token, one gets it.
+ * The unexpired token's user and address, or null when it is unknown, used, expired or of another
+ * purpose. `take` uses it up (deletes it): of two requests with one token, one gets it; `peek` leaves it.
  */
-export async function takeEmailToken(
+export async function emailToken(
   db: Queryable,
   token: string,
   purpose: EmailTokenPurpose,
   now: Date,
+  use: 'peek' | 'take',
 ): Promise<{ userId: string; email: string } | null> {
   if (!TOKEN.test(token)) return null;
+  const where = 'FROM email_tokens WHERE token_hash = $1 AND purpose = $2';
   const { rows } = await db.query<{ user_id: string; email: string; expires_at: Date }>(
-    'DELETE FROM email_tokens WHERE token_hash = $1 AND purpose = $2 RETURNING user_id, email, expires_at',
+    use === 'take'
+      ? `DELETE ${where} RETURNING user_id, email, expires_at`
+      : `SELECT user_id, email, expires_at ${where}`,
     [tokenHash(token), purpose],
   );
   const r = rows[0];

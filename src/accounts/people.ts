@@ -1,6 +1,6 @@
 import { ApiError } from '../errors.js';
 import type { Db } from '../store/index.js';
-import { dropEmailTokens, issueEmailToken, peekEmailToken, pruneEmailTokens, takeEmailToken } from './email-tokens.js';
+import { dropEmailTokens, emailToken, issueEmailToken, pruneEmailTokens } from './email-tokens.js';
 import type { People } from './interfaces.js';
 import { checkPassword, hashPassword, verifyPassword } from './passwords.js';
 import { createSession, endAllSessions, endOtherSessions, endSession, pruneSessions, sessionUser } from './sessions.js';
@@ -61,7 +61,7 @@ export function createPeople(db: Db, { clock = () => new Date() }: { clock?: Clo
     async verifyEmail(token) {
       const now = clock();
       const userId = await db.transaction(async (tx) => {
-        const taken = await takeEmailToken(tx, token, 'verify', now);
+        const taken = await emailToken(tx, token, 'verify', now, 'take');
         if (taken === null) return null;
         await confirmAddress(tx, taken.userId, taken.email, now);
         return taken.userId;
@@ -75,13 +75,13 @@ export function createPeople(db: Db, { clock = () => new Date() }: { clock?: Clo
       return { token: await issueEmailToken(db, user.id, 'reset', user.email, clock()), email: user.email };
     },
     async resetPassword(token, password) {
-      const found = await peekEmailToken(db, token, 'reset', clock());
+      const found = await emailToken(db, token, 'reset', clock(), 'peek');
       if (found === null) return false;
       // Checked before the token is used up, so a refused password leaves the link working.
       checkPassword(password, found.email);
       const hash = await hashPassword(password);
       return db.transaction(async (tx) => {
-        const taken = await takeEmailToken(tx, token, 'reset', clock());
+        const taken = await emailToken(tx, token, 'reset', clock(), 'take');
         if (taken === null) return false;
         await setPasswordHash(tx, taken.userId, hash);
         await dropEmailTokens(tx, taken.userId, 'reset');

@@ -1,27 +1,21 @@
 import { useState } from 'preact/hooks';
 import { Field, Notice } from '../components/field.js';
 import { mountPage } from '../components/layout.js';
-import { asFailure, postJson } from '../lib/api.js';
+import { postJson } from '../lib/api.js';
+import { useSubmit } from '../lib/submit.js';
 
 /** Asks for a reset link; the answer is the same whether an account has the address or not. */
 function ForgotPassword() {
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ field?: string; message: string }>();
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await postJson('/api/session/password-reset', { email });
-      setSent(true);
-    } catch (err) {
-      const f = asFailure(err);
-      setError({ field: f.field, message: f.message });
-    }
-    setBusy(false);
-  };
+  const {
+    busy,
+    failure: error,
+    submit,
+  } = useSubmit(async () => {
+    await postJson('/api/session/password-reset', { email });
+    setSent(true);
+  });
   return (
     <div class="auth">
       <h1>Forgot your password?</h1>

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { linkToken } from '../components/email-links.js';
 import { Field, Notice } from '../components/field.js';
 import { mountPage } from '../components/layout.js';
-import { asFailure, postJson } from '../lib/api.js';
+import { postJson } from '../lib/api.js';
+import { useSubmit } from '../lib/submit.js';
 
 // Read once, before the address bar forgets it.
 const token = linkToken();
@@ -12,26 +13,16 @@ if (token !== '') history.replaceState(null, '', location.pathname);
 function ResetPassword() {
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ field?: string; message: string }>();
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await postJson('/api/session/password-reset/confirm', { token, password });
-      setDone(true);
-    } catch (err) {
-      const f = asFailure(err);
-      setError({
-        field: f.field === 'password' ? 'password' : undefined,
-        message:
-          f.code === 'invalid_token'
-            ? 'This link has already been used or has expired (links work for 30 minutes). Ask for a new one.'
-            : f.message,
-      });
-    }
-    setBusy(false);
+  const { busy, failure, submit } = useSubmit(async () => {
+    await postJson('/api/session/password-reset/confirm', { token, password });
+    setDone(true);
+  });
+  const error = failure && {
+    field: failure.field === 'password' ? 'password' : undefined,
+    message:
+      failure.code === 'invalid_token'
+        ? 'This link has already been used or has expired (links work for 30 minutes). Ask for a new one.'
+        : failure.message,
   };
   if (token === '')
     return (
