@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import type { Db } from '../store/index.js';
 import { dropEmailTokens, emailToken, issueEmailToken, pruneEmailTokens } from './email-tokens.js';
@@ -70,7 +71,11 @@ export function createPeople(db: Db, { clock = () => new Date() }: { clock?: Clo
     },
     async passwordResetToken(email) {
       const found = await userByEmail(db, email);
-      if (found === null) return null;
+      if (found === null) {
+        // A lookup of a token no one has, so an unknown address costs about what a known one does.
+        await emailToken(db, randomBytes(32).toString('base64url'), 'reset', clock(), 'peek');
+        return null;
+      }
       const { user } = found;
       return { token: await issueEmailToken(db, user.id, 'reset', user.email, clock()), email: user.email };
     },
