@@ -74,6 +74,12 @@ export const ERRORS = {
   invalid_credentials: [401, 'The e-mail address or the password is wrong.'],
   session_required: [401, 'Sign in first: this needs a session.'],
   csrf_failed: [403, 'The X-CSRF-Token header is missing or does not match this browser; reload the page.'],
+  email_unverified: [
+    403,
+    'Verify your e-mail address first: open the link sent to it, or ask for a new one (POST /api/session/verify-email/resend).',
+  ],
+  wrong_password: [403, 'The current password is wrong.'],
+  invalid_token: [400, 'This link is invalid, already used or expired; ask for a new one.'],
 
   // The site's admin API (loopback only) and the operator CLI.
   customer_not_found: [404, 'No customer with that id.'],

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../store/index.js';
-import { customerForEmail } from './customers.js';
+import { requireCustomer } from './customers.js';
 import { newId } from './ids.js';
 import { grantPackIn, refundPackIn } from './packs.js';
 import type {
@@ -74,10 +74,11 @@ async function orderWhere(tx: Queryable, condition: string, value: string, lock 
 
 export const getOrder = (db: Queryable, orderId: string): Promise<Order | null> => orderWhere(db, 'o.id = $1', orderId);
 
-/** An order of the buyer with `email` (their customer made if new) and its waiver, in one transaction. */
+/** An order of the signed-in buyer's customer and its waiver, in one transaction; no customer is made. */
 export async function createOrder(db: Db, input: NewOrder, now: Date): Promise<Order> {
   return db.transaction(async (tx) => {
-    const customerId = await customerForEmail(tx, input.email, now);
+    const { customerId } = input;
+    await requireCustomer(tx, customerId);
     const id = newId('ord');
     const { offer } = input;
     await tx.query(

@@ -122,7 +122,8 @@ export interface Waiver {
 }
 
 export interface NewOrder {
-  email: string;
+  /** The buyer: the customer of the signed-in, verified account placing the order. */
+  customerId: string;
   offer: OrderedOffer;
   provider: PaymentProviderName;
   waiver: Omit<Waiver, 'givenAt'>;
@@ -225,7 +226,10 @@ export type IdempotencyStart =
 export interface User {
   id: string;
   customerId: string;
+  /** The address the person signs in with (until verified, the one they signed up with). */
   email: string;
+  /** Whether they opened the link sent to `email`: needed to buy, make keys and spend credits. */
+  emailVerified: boolean;
   createdAt: Date;
 }
 

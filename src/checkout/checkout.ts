@@ -14,7 +14,6 @@ export interface CheckoutAnswer extends OrderJson<Date> {
 /** A checkout body that fits its schema (src/schema/business-requests.ts). */
 interface CheckoutBody {
   packId: string;
-  email: string;
   withdrawalWaiver: { textVersion: string };
 }
 
@@ -44,8 +43,11 @@ export class Checkout {
     private readonly onPaid: () => void = () => {},
   ) {}
 
-  /** A checkout body → an order, paid at once in test mode, else waiting on the provider's page. */
-  async start(body: unknown): Promise<CheckoutAnswer> {
+  /**
+   * A checkout body → an order for the signed-in buyer's customer (never one named in the body), paid at
+   * once in test mode, else waiting on the provider's page.
+   */
+  async start(body: unknown, buyer: { customerId: string }): Promise<CheckoutAnswer> {
     if (this.provider === undefined)
       throw new ApiError('checkout_unavailable', {
         message:
@@ -57,7 +59,7 @@ export class Checkout {
     if (offer === undefined) throw invalid('packId must be the id of a pack GET /api/packs lists.', 'packId');
 
     const order = await this.orders.createOrder({
-      email: fields.email,
+      customerId: buyer.customerId,
       offer: { id: offer.id, kind: offer.kind, credits: offer.credits, price: offer.price, currency: offer.currency },
       provider: this.provider.name,
       waiver: { textVersion: waiver.version, textSha256: waiver.sha256 },

@@ -4,7 +4,6 @@ import { CATALOGUE } from '../checkout/catalogue.js';
 import { Checkout } from '../checkout/checkout.js';
 import { type PaymentProvider, TEST_MODE } from '../checkout/payments.js';
 import { describeDestination, ReceiptSender, receiptDestination } from '../checkout/receipts.js';
-import { checkoutRoutes } from '../checkout/routes.js';
 import type { StripePayments } from '../checkout/stripe.js';
 import { STRIPE_WEBHOOK_PATH, stripeWebhookRoute } from '../checkout/stripe-webhook.js';
 import { type Config, isLoopback } from '../config.js';
@@ -127,10 +126,9 @@ export async function startSite(
       handler: (ctx) => ctx.reply.json(200, { success: true, status: 'ok', role: 'site' }),
     },
     ...gatewayRoutes(gateway),
-    ...checkoutRoutes({ checkout, catalogue: CATALOGUE, limiter }),
     ...(stripe === undefined ? [] : [stripeWebhookRoute(stripe, checkout)]),
   ];
-  const web = webRoutes({ ...gateway, config, db, redis, clock: options.accounts?.clock, log }, apiRoutes);
+  const web = webRoutes({ ...gateway, config, db, redis, checkout, clock: options.accounts?.clock, log }, apiRoutes);
   const stopMaintenance = startMaintenance(accounts, { log, people: web.people });
   const routes: Route[] = [
     ...apiRoutes,
@@ -162,6 +160,7 @@ export async function startSite(
     close: async () => {
       http.close();
       await receipts?.close();
+      web.close();
       await stopMaintenance();
       await engine.close();
       await accounts.close();

@@ -5,6 +5,9 @@
  * signed webhook only, exactly once whether events are repeated, reordered or delivered at once; a webhook
  * that does not verify changes nothing; a full refund ends access at once.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import catalogue from '../../src/checkout/catalogue.json' with { type: 'json' };
 import {
@@ -29,6 +32,7 @@ import {
   startFakeStripe,
   stripeEvent,
 } from '../helpers/stripe.js';
+import { SiteBrowser } from '../helpers/site-browser.js';
 import { GIVEN_WAIVER } from '../helpers/waiver.js';
 
 const STUDIO = catalogue.offers.find((o) => o.id === 'studio')!;
@@ -40,14 +44,20 @@ function stripeSuite(driver: DriverName): void {
     let c: Consumer;
     let buyers = 0;
     const logs: string[] = [];
+    const outbox = mkdtempSync(join(tmpdir(), `qrfarm-stripe-${driver}-`));
+    /** A new buyer, signed in, their address verified. */
+    const signedIn = async () => {
+      const b = new SiteBrowser(c.siteUrl);
+      await b.verifiedAccount(outbox, `stripe-${driver}-${process.pid}-${buyers++}@example.com`);
+      return b;
+    };
 
     /** A checkout of the Studio pack by a new buyer: the answer and the session Stripe was asked for. */
     async function checkout(): Promise<{ orderId: string; customerId: string; session: FakeSession; key: string }> {
-      const email = `stripe-${driver}-${process.pid}-${buyers++}@example.com`;
-      const a = await call(c.siteUrl, '/api/checkout', {
-        body: { packId: 'studio', email, withdrawalWaiver: GIVEN_WAIVER },
-      });
+      const b = await signedIn();
+      const a = await b.send('/api/checkout', { packId: 'studio', withdrawalWaiver: GIVEN_WAIVER });
       expect(a.status).toBe(200);
+      expect(a.body.customerId).toBe(b.customerId);
       const session = stripe.sessions.at(-1)!;
       expect(a.body).toEqual({
         success: true,
@@ -74,6 +84,7 @@ function stripeSuite(driver: DriverName): void {
           STRIPE_WEBHOOK_SECRET,
           QR_STRIPE_API_URL: stripe.origin,
           QR_CHECKOUT_RETURN_URL: 'https://shop.example.com/done',
+          QR_OUTBOX_DIR: outbox,
         }),
         undefined,
         (m) => logs.push(m),
@@ -83,6 +94,7 @@ function stripeSuite(driver: DriverName): void {
       await c?.close();
       await store?.close();
       await stripe?.close();
+      rmSync(outbox, { recursive: true, force: true });
     });
 
     it('says at start that checkout goes through Stripe, not test mode', () => {
@@ -227,21 +239,17 @@ function stripeSuite(driver: DriverName): void {
     });
 
     it('Stripe failing: 503 checkout_unavailable with Retry-After, and the order stays unpaid', async () => {
+      const b = await signedIn();
       const before = stripe.sessions.length;
       stripe.failNext(3);
-      const a = await call(c.siteUrl, '/api/checkout', {
-        body: { packId: 'studio', email: `down-${driver}@example.com`, withdrawalWaiver: GIVEN_WAIVER },
-      });
+      const a = await b.send('/api/checkout', { packId: 'studio', withdrawalWaiver: GIVEN_WAIVER });
       expect(refusal(a)).toEqual({ status: 503, success: false, code: 'checkout_unavailable' });
       expect(a.headers.get('retry-after')).toBe('5');
       expect(stripe.sessions.length).toBe(before);
       // The waiver still comes first: no order is made without it, whatever Stripe does.
-      const noWaiver = await call(c.siteUrl, '/api/checkout', {
-        body: {
-          packId: 'studio',
-          email: `down-${driver}@example.com`,
-          withdrawalWaiver: { ...GIVEN_WAIVER, consent: false },
-        },
+      const noWaiver = await b.send('/api/checkout', {
+        packId: 'studio',
+        withdrawalWaiver: { ...GIVEN_WAIVER, consent: false },
       });
       expect(refusal(noWaiver).code).toBe('withdrawal_waiver_required');
     });

@@ -51,6 +51,7 @@ describe.each(DRIVERS)('migrations on %s', (driver) => {
       'credit_ledger',
       'credit_reservations',
       'customers',
+      'email_tokens',
       'idempotency_keys',
       'managed_ai_holds',
       'managed_ai_usage',

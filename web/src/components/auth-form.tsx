@@ -11,7 +11,8 @@ function nextPath(): string {
 }
 
 const MESSAGES: Record<string, string> = {
-  customer_exists: 'An account with this e-mail address already exists. Sign in instead.',
+  customer_exists:
+    'An account with this e-mail address already exists. Sign in instead, or reset its password if you forgot it.',
   invalid_credentials: 'The e-mail address or the password is wrong.',
   csrf_failed: 'This form has expired. Reload the page and try again.',
   offline: 'The site could not be reached. Try again.',
@@ -117,6 +118,7 @@ export function AuthForm({ mode }: { mode: 'signup' | 'signin' }) {
             {signup ? 'Create account' : 'Sign in'}
           </button>
           {signup ? <a href="/signin">I already have an account</a> : <a href="/signup">Create an account</a>}
+          {!signup && <a href="/forgot-password">Forgot your password?</a>}
         </div>
       </form>
     </div>
