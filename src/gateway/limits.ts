@@ -114,3 +114,163 @@ export const rateLimitedError = <C extends string>(decision: LimitDecision<C>): 
     message: `More than ${decision.limit} ${decision.limitClass} requests in ${decision.windowSec} s; retry in ${decision.resetSec} s.`,
     headers: decision.headers,
   });
+
+/** How failures of one kind are throttled per key. */
+export interface FailurePolicy {
+  /** Failures per key per window; past them every attempt of the key is refused until the window ends. */
+  limit: number;
+  windowSec: number;
+  /**
+   * Growing delays: the first `free` failures of a window cost nothing; each one after locks the key for
+   * twice as long as the one before, from `baseSec`, at most `maxSec`.
+   */
+  backoff?: { free: number; baseSec: number; maxSec: number };
+}
+
+interface FailureCounters {
+  policy: FailurePolicy;
+  counts: { local: RateLimiterMemory; shared: RateLimiterRedis | undefined };
+  locks: { local: RateLimiterMemory; shared: RateLimiterRedis | undefined };
+}
+
+/** What a failure recorded did: the key's failures in the window, and the lock it now serves (0: none). */
+export interface FailureRecorded {
+  failures: number;
+  lockSec: number;
+}
+
+/**
+ * Failed attempts (a wrong password, an unknown key) counted per key, with the same memory-or-Redis
+ * counters and outage fallback as WindowLimiter: `check` before the attempt says how long the key must
+ * still wait (undefined: it may try), `fail` after a failure counts it and, by the policy's backoff, locks
+ * the key. A success costs nothing; only failures are counted.
+ */
+export class FailureThrottle<C extends string> {
+  private readonly classes: Record<C, FailureCounters>;
+  private readonly fallback: RedisFallback;
+
+  constructor(options: Omit<WindowLimiterOptions<C>, 'limits' | 'windowSec'> & { policies: Record<C, FailurePolicy> }) {
+    const keyPrefix = options.keyPrefix ?? 'qrfarm:limit:';
+    const { redis, policies } = options;
+    const pair = (points: number, duration: number, prefix: string) => {
+      const common = { points, duration, keyPrefix: prefix };
+      return {
+        local: new RateLimiterMemory(common),
+        shared: redis && new RateLimiterRedis({ ...common, storeClient: redis, rejectIfRedisNotReady: true }),
+      };
+    };
+    const names = Object.keys(policies) as C[];
+    this.classes = Object.fromEntries(
+      names.map((c) => {
+        const policy = policies[c];
+        return [
+          c,
+          {
+            policy,
+            counts: pair(policy.limit, policy.windowSec, `${keyPrefix}${c}-failed`),
+            locks: pair(1, policy.backoff?.maxSec ?? policy.windowSec, `${keyPrefix}${c}-lock`),
+          },
+        ];
+      }),
+    ) as Record<C, FailureCounters>;
+    this.fallback = new RedisFallback('rate limits', options.log ?? ((line) => console.warn(line)));
+  }
+
+  private run<T>(
+    limiter: { local: RateLimiterMemory; shared: RateLimiterRedis | undefined },
+    op: (l: RateLimiterMemory | RateLimiterRedis) => Promise<T>,
+  ): Promise<T> {
+    const { local, shared } = limiter;
+    return shared
+      ? this.fallback.run(
+          () => op(shared),
+          () => op(local),
+        )
+      : op(local);
+  }
+
+  /** Seconds `key` must still wait before its next attempt; undefined when it may try now. */
+  async check(key: string, limitClass: C): Promise<number | undefined> {
+    const { policy, counts, locks } = this.classes[limitClass];
+    const [count, lock] = await Promise.all([this.run(counts, (l) => l.get(key)), this.run(locks, (l) => l.get(key))]);
+    const waitMs = Math.max(
+      count !== null && count.consumedPoints >= policy.limit ? count.msBeforeNext : 0,
+      lock !== null && lock.consumedPoints > 1 ? lock.msBeforeNext : 0,
+    );
+    return waitMs > 0 ? Math.max(1, Math.ceil(waitMs / 1000)) : undefined;
+  }
+
+  /** The failures of `key` in its current window. */
+  async failures(key: string, limitClass: C): Promise<number> {
+    const res = await this.run(this.classes[limitClass].counts, (l) => l.get(key));
+    return res?.consumedPoints ?? 0;
+  }
+
+  /** Counts one failure of `key`; `free` overrides the policy's failures without delay. */
+  async fail(key: string, limitClass: C, free?: number): Promise<FailureRecorded> {
+    const { policy, counts, locks } = this.classes[limitClass];
+    const failures = (await this.run(counts, (l) => l.penalty(key, 1))).consumedPoints;
+    const backoff = policy.backoff;
+    if (backoff === undefined) return { failures, lockSec: 0 };
+    const over = failures - (free ?? backoff.free);
+    if (over <= 0) return { failures, lockSec: 0 };
+    const lockSec = Math.min(backoff.maxSec, backoff.baseSec * 2 ** Math.min(over - 1, 30));
+    await this.run(locks, (l) => l.block(key, lockSec));
+    return { failures, lockSec };
+  }
+
+  /** Forgets the failures of `key` (and its lock). */
+  async clear(key: string, limitClass: C): Promise<void> {
+    const { counts, locks } = this.classes[limitClass];
+    await Promise.all([this.run(counts, (l) => l.delete(key)), this.run(locks, (l) => l.delete(key))]);
+  }
+}
+
+/** A 429 for a key that must wait `retryAfterSec`, saying why in `what`. */
+export const throttledError = (what: string, retryAfterSec: number): ApiError =>
+  new ApiError('rate_limited', {
+    message: `${what}; retry in ${retryAfterSec} s.`,
+    headers: { 'Retry-After': String(retryAfterSec) },
+  });
+
+/** Where failed credential attempts per client address are counted and refused (API keys, admin tokens). */
+export interface CredentialFailures {
+  /** Throws rate_limited (429, Retry-After) while `address` is over its failures. */
+  admit(address: string): Promise<void>;
+  /** Counts one failed attempt from `address`. */
+  failed(address: string): Promise<void>;
+}
+
+/**
+ * Failed credential checks (an API key or an admin token not recognised) per client address and window:
+ * past `limit` of them the address is refused, before any lookup, until the window ends; its valid keys
+ * too, for the address is what is throttled. `keyOf` groups addresses (the site's: IPv6 by /64).
+ */
+export class CredentialThrottle implements CredentialFailures {
+  private readonly throttle: FailureThrottle<'credentials'>;
+  private readonly windowSec: number;
+  private readonly keyOf: (address: string) => string;
+
+  constructor(
+    private readonly limit: number,
+    options: Omit<WindowLimiterOptions<'credentials'>, 'limits'> & { keyOf?: (address: string) => string } = {},
+  ) {
+    const windowSec = options.windowSec ?? 60;
+    this.windowSec = windowSec;
+    this.keyOf = options.keyOf ?? ((a) => a);
+    this.throttle = new FailureThrottle({ ...options, policies: { credentials: { limit, windowSec } } });
+  }
+
+  async admit(address: string): Promise<void> {
+    const wait = await this.throttle.check(this.keyOf(address), 'credentials');
+    if (wait !== undefined)
+      throw throttledError(
+        `More than ${this.limit} failed credential checks from this address in ${this.windowSec} s`,
+        wait,
+      );
+  }
+
+  async failed(address: string): Promise<void> {
+    await this.throttle.fail(this.keyOf(address), 'credentials');
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Failed attempts counted per key (src/gateway/limits.ts, FailureThrottle): growing delays after the free
+ * failures, the window's cap, forgetting a key; in memory, on the real Redis shared by two instances, and
+ * with Redis away (per-instance counts).
+ */
+import { type AddressInfo, createServer } from 'node:net';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CredentialThrottle, type FailurePolicy, FailureThrottle } from '../../src/gateway/limits.js';
+import { connectRedis } from '../../src/redis.js';
+import { deleteKeys, requireRedis, runPrefix, TEST_REDIS_URL } from '../helpers/redis.js';
+
+const POLICIES: Record<'slow' | 'capped', FailurePolicy> = {
+  slow: { limit: 100, windowSec: 900, backoff: { free: 2, baseSec: 1, maxSec: 30 } },
+  capped: { limit: 3, windowSec: 60 },
+};
+
+type Options = ConstructorParameters<typeof FailureThrottle<'slow' | 'capped'>>[0];
+const throttles = (over: Partial<Options>) => [
+  new FailureThrottle({ policies: POLICIES, ...over }),
+  new FailureThrottle({ policies: POLICIES, ...over }),
+];
+
+/** What every store must do; `a` and `b` share their counts when Redis is there. */
+function behaves(make: () => FailureThrottle<'slow' | 'capped'>[], shared: boolean) {
+  it('the free failures cost nothing; each after locks the key twice as long, to the maximum', async () => {
+    const [a, b] = make();
+    const key = `k-${Math.random()}`;
+    expect(await a!.check(key, 'slow')).toBeUndefined();
+    const locks: number[] = [];
+    for (let i = 0; i < 9; i++) locks.push((await (i % 2 ? b! : a!).fail(key, 'slow')).lockSec);
+    expect(locks).toEqual(shared ? [0, 0, 1, 2, 4, 8, 16, 30, 30] : [0, 0, 0, 0, 1, 1, 2, 2, 4]);
+    const wait = await a!.check(key, 'slow');
+    expect(wait).toBeGreaterThanOrEqual(shared ? 29 : 3);
+    expect(await a!.check('another key', 'slow')).toBeUndefined();
+    // Forgotten: no count, no lock.
+    await a!.clear(key, 'slow');
+    expect(await a!.check(key, 'slow')).toBeUndefined();
+    expect(await a!.failures(key, 'slow')).toBe(0);
+  });
+
+  it('`free` overrides the policy: from the first failure on', async () => {
+    const [a] = make();
+    const key = `f-${Math.random()}`;
+    expect((await a!.fail(key, 'slow', 0)).lockSec).toBe(1);
+    expect(await a!.check(key, 'slow')).toBe(1);
+  });
+
+  it('without backoff: past the limit the key waits for the window', async () => {
+    const [a, b] = make();
+    const key = `c-${Math.random()}`;
+    for (let i = 0; i < 3; i++) {
+      expect(await a!.check(key, 'capped')).toBeUndefined();
+      await a!.fail(key, 'capped');
+    }
+    const wait = await a!.check(key, 'capped');
+    expect(wait).toBeGreaterThanOrEqual(59);
+    expect(wait).toBeLessThanOrEqual(60);
+    if (shared) expect(await b!.check(key, 'capped')).toBe(wait);
+    else expect(await b!.check(key, 'capped')).toBeUndefined();
+  });
+}
+
+describe('in memory (each instance its own counts)', () => {
+  behaves(() => throttles({}), false);
+
+  it('CredentialThrottle: past the limit, 429 rate_limited with Retry-After, per address as keyOf groups them', async () => {
+    const t = new CredentialThrottle(2, { keyOf: (a) => a.split('.').slice(0, 3).join('.') });
+    await t.failed('203.0.113.1');
+    await t.admit('203.0.113.2');
+    await t.failed('203.0.113.3');
+    const refused = await t.admit('203.0.113.4').catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(Number((refused as { headers: Record<string, string> }).headers['Retry-After'])).toBeGreaterThan(0);
+    await t.admit('198.51.100.1');
+  });
+});
+
+describe('on the real Redis, shared by two instances', () => {
+  const prefix = runPrefix('failures');
+  let redisA: Redis;
+  let redisB: Redis;
+  beforeAll(async () => {
+    await requireRedis();
+    redisA = await connectRedis(TEST_REDIS_URL);
+    redisB = await connectRedis(TEST_REDIS_URL);
+  });
+  afterAll(async () => {
+    if (redisA) await deleteKeys(redisA, prefix);
+    redisA?.disconnect();
+    redisB?.disconnect();
+  });
+
+  behaves(
+    () => [
+      new FailureThrottle({ policies: POLICIES, redis: redisA, keyPrefix: prefix }),
+      new FailureThrottle({ policies: POLICIES, redis: redisB, keyPrefix: prefix }),
+    ],
+    true,
+  );
+});
+
+describe('Redis away: each instance counts on its own, and says so once', () => {
+  let redis: Redis;
+  const log: string[] = [];
+  beforeAll(async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    redis = await connectRedis(`redis://127.0.0.1:${port}`);
+  });
+  afterAll(() => redis?.disconnect());
+
+  behaves(() => throttles({ redis, keyPrefix: runPrefix('failures-down'), log: (l) => log.push(l) }), false);
+
+  it('logged once per instance', () => {
+    expect(log.length).toBeGreaterThan(0);
+    for (const line of log) expect(line).toMatch(/^Redis unreachable \(.+\): rate limits are kept per instance/);
+  });
+});
