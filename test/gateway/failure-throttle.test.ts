@@ -3,12 +3,11 @@
  * failures, the window's cap, forgetting a key; in memory, on the real Redis shared by two instances, and
  * with Redis away (per-instance counts).
  */
-import { type AddressInfo, createServer } from 'node:net';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CredentialThrottle, type FailurePolicy, FailureThrottle } from '../../src/gateway/limits.js';
 import { connectRedis } from '../../src/redis.js';
-import { deleteKeys, requireRedis, runPrefix, TEST_REDIS_URL } from '../helpers/redis.js';
+import { redisPairFor, runPrefix, unreachableRedisUrl } from '../helpers/redis.js';
 
 const POLICIES: Record<'slow' | 'capped', FailurePolicy> = {
   slow: { limit: 100, windowSec: 900, backoff: { free: 2, baseSec: 1, maxSec: 30 } },
@@ -78,23 +77,12 @@ describe('in memory (each instance its own counts)', () => {
 
 describe('on the real Redis, shared by two instances', () => {
   const prefix = runPrefix('failures');
-  let redisA: Redis;
-  let redisB: Redis;
-  beforeAll(async () => {
-    await requireRedis();
-    redisA = await connectRedis(TEST_REDIS_URL);
-    redisB = await connectRedis(TEST_REDIS_URL);
-  });
-  afterAll(async () => {
-    if (redisA) await deleteKeys(redisA, prefix);
-    redisA?.disconnect();
-    redisB?.disconnect();
-  });
+  const redis = redisPairFor(prefix);
 
   behaves(
     () => [
-      new FailureThrottle({ policies: POLICIES, redis: redisA, keyPrefix: prefix }),
-      new FailureThrottle({ policies: POLICIES, redis: redisB, keyPrefix: prefix }),
+      new FailureThrottle({ policies: POLICIES, redis: redis.a, keyPrefix: prefix }),
+      new FailureThrottle({ policies: POLICIES, redis: redis.b, keyPrefix: prefix }),
     ],
     true,
   );
@@ -104,11 +92,7 @@ describe('Redis away: each instance counts on its own, and says so once', () => 
   let redis: Redis;
   const log: string[] = [];
   beforeAll(async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise((resolve) => closed.close(resolve));
-    redis = await connectRedis(`redis://127.0.0.1:${port}`);
+    redis = await connectRedis(await unreachableRedisUrl());
   });
   afterAll(() => redis?.disconnect());
 
