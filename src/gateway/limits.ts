@@ -192,7 +192,11 @@ export class FailureThrottle<C extends string> {
   /** Seconds `key` must still wait before its next attempt; undefined when it may try now. */
   async check(key: string, limitClass: C): Promise<number | undefined> {
     const { policy, counts, locks } = this.classes[limitClass];
-    const [count, lock] = await Promise.all([this.run(counts, (l) => l.get(key)), this.run(locks, (l) => l.get(key))]);
+    // Without backoff there is never a lock to read: one read on the path of every valid key.
+    const [count, lock] = await Promise.all([
+      this.run(counts, (l) => l.get(key)),
+      policy.backoff === undefined ? null : this.run(locks, (l) => l.get(key)),
+    ]);
     const waitMs = Math.max(
       count !== null && count.consumedPoints >= policy.limit ? count.msBeforeNext : 0,
       lock !== null && lock.consumedPoints > 1 ? lock.msBeforeNext : 0,

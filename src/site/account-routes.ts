@@ -132,14 +132,8 @@ export function accountRoutes(deps: AccountDeps): Route[] {
       handler: async (ctx) => {
         cookies.checkPreSession(ctx);
         const { email, password } = await readForm<Credentials>(ctx, 'signIn');
-        const address = ctx.remoteAddress;
-        await visitors.signInAllowed(address, email);
-        const session = await people.signIn(email, password);
-        if (session === null) {
-          await visitors.signInFailed(address, email);
-          throw new ApiError('invalid_credentials');
-        }
-        await visitors.signInSucceeded(address, email);
+        const session = await visitors.signIn(ctx.remoteAddress, email, () => people.signIn(email, password));
+        if (session === null) throw new ApiError('invalid_credentials');
         ok(ctx, { user: userJson(session.user), csrfToken: cookies.begin(ctx, session) } satisfies SignedInJson<Date>);
       },
     },

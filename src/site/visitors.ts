@@ -49,6 +49,8 @@ export class VisitorLimits {
   private readonly signUp: WindowLimiter<'sign-up'>;
   private readonly failures: FailureThrottle<SignInClass>;
   private readonly slowAccountAt: number;
+  /** Per client address, the end of the last sign-in queued on this instance (`signIn`). */
+  private readonly inFlight = new Map<string, Promise<void>>();
 
   constructor(config: Config, redis: Redis | undefined, log: (line: string) => void) {
     const common = { redis, log, keyPrefix: `${config.redisKeyPrefix}limit:` };
@@ -85,34 +87,48 @@ export class VisitorLimits {
   }
 
   /**
-   * Before a sign-in's password is checked: rate_limited (Retry-After) while the address, or the pair of
-   * the address and the account, must wait after its failures.
+   * One sign-in from `address` for `email`: refused 429 rate_limited (Retry-After) while the address, or
+   * the pair of the address and the account, must wait after its failures; otherwise `attempt` checks the
+   * password (null: wrong), and its outcome is counted. The sign-ins of one address run one after another
+   * on this instance, so a burst of guesses sent at once is counted as it goes instead of all passing the
+   * check before the first failure is recorded.
    */
-  async signInAllowed(address: string, email: string): Promise<void> {
+  async signIn<T>(address: string, email: string, attempt: () => Promise<T | null>): Promise<T | null> {
     const from = addressKey(address);
+    const before = this.inFlight.get(from) ?? Promise.resolve();
+    const run = before.then(() => this.signInNow(from, accountKey(email), attempt));
+    const settled = run.then(
+      () => {},
+      () => {},
+    );
+    this.inFlight.set(from, settled);
+    void settled.then(() => {
+      if (this.inFlight.get(from) === settled) this.inFlight.delete(from);
+    });
+    return run;
+  }
+
+  private async signInNow<T>(from: string, account: string, attempt: () => Promise<T | null>): Promise<T | null> {
+    const pair = `${account}:${from}`;
     const [byAddress, byPair] = await Promise.all([
       this.failures.check(from, 'address'),
-      this.failures.check(`${accountKey(email)}:${from}`, 'pair'),
+      this.failures.check(pair, 'pair'),
     ]);
     if (byAddress !== undefined) throw throttledError('Too many failed sign-ins from this address', byAddress);
     if (byPair !== undefined)
       throw throttledError('Too many failed sign-ins to this account from this address', byPair);
-  }
-
-  /** A sign-in refused for its password: counted for the address, the pair and the account. */
-  async signInFailed(address: string, email: string): Promise<void> {
-    const from = addressKey(address);
-    const account = accountKey(email);
+    const outcome = await attempt();
+    if (outcome !== null) {
+      // A sign-in that got in: its pair starts afresh (the address's and the account's counts stay).
+      await this.failures.clear(pair, 'pair');
+      return outcome;
+    }
     const [{ failures }] = await Promise.all([
       this.failures.fail(account, 'account'),
       this.failures.fail(from, 'address'),
     ]);
     // The account slowed down: every failing pair waits from its first failure.
-    await this.failures.fail(`${account}:${from}`, 'pair', failures > this.slowAccountAt ? 0 : undefined);
-  }
-
-  /** A sign-in that got in: its pair starts afresh (the address's and the account's counts stay). */
-  async signInSucceeded(address: string, email: string): Promise<void> {
-    await this.failures.clear(`${accountKey(email)}:${addressKey(address)}`, 'pair');
+    await this.failures.fail(pair, 'pair', failures > this.slowAccountAt ? 0 : undefined);
+    return null;
   }
 }

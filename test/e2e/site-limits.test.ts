@@ -134,6 +134,20 @@ describe.each(['memory', 'redis'] as const)('counts in %s', (counts) => {
       expect((await new Browser(c.siteUrl, at(22)).signIn(email, PASSWORD)).status).toBe(200);
     });
 
+    it('a burst of guesses sent at once is counted as it goes: the pair’s free failures, then 429s', async () => {
+      const email = newAddress();
+      const owner = new Browser(c.siteUrl, at(25));
+      await owner.send('/api/session');
+      await owner.send('/api/session/signup', { email, password: PASSWORD });
+      const guesser = new Browser(c.siteUrl, at(26));
+      await guesser.send('/api/session');
+      const burst = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => guesser.send('/api/session/signin', { email, password: `guess ${i}` })),
+      );
+      const statuses = burst.map((a) => a.status).sort();
+      expect(statuses).toEqual([401, 401, 401, 401, 429, 429, 429, 429, 429, 429]);
+    });
+
     it('sign-up: QR_LIMIT_SIGNIN attempts per address per 15 minutes', async () => {
       const statuses: number[] = [];
       for (let i = 0; i < 9; i++) {
