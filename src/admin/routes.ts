@@ -202,13 +202,11 @@ const adminGuard = (access: () => AdminAccess | undefined, failures: CredentialF
     const open = access();
     if (open === undefined) throw new Error('admin API used before the server listens');
     const origin = { remoteAddress: ctx.remoteAddress, authorization: ctx.headers.authorization };
-    await failures.admit(origin.remoteAddress);
-    try {
-      open.check(origin);
-    } catch (e) {
-      if (e instanceof ApiError && e.code === 'invalid_admin_token') await failures.failed(origin.remoteAddress);
-      throw e;
-    }
+    await failures.check(
+      origin.remoteAddress,
+      () => open.check(origin),
+      (e) => e instanceof ApiError && e.code === 'invalid_admin_token',
+    );
   },
 });
 

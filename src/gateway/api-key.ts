@@ -35,16 +35,13 @@ export async function authenticate(
  */
 export const apiKeyGuard = (accounts: Pick<KeyCheck, 'verifyKey'>, failures: CredentialFailures): Guard<KeyOwner> => ({
   scheme: 'apiKey',
-  async admit(ctx) {
+  admit(ctx) {
     const sent = ctx.headers['x-api-key'];
     if (sent === undefined || sent === '') return authenticate(accounts, ctx.headers, ctx.query);
-    const address = ctx.remoteAddress;
-    await failures.admit(address);
-    try {
-      return await authenticate(accounts, ctx.headers, ctx.query);
-    } catch (e) {
-      if (e instanceof ApiError && e.code === 'invalid_api_key') await failures.failed(address);
-      throw e;
-    }
+    return failures.check(
+      ctx.remoteAddress,
+      () => authenticate(accounts, ctx.headers, ctx.query),
+      (e) => e instanceof ApiError && e.code === 'invalid_api_key',
+    );
   },
 });

@@ -191,17 +191,23 @@ export class FailureThrottle<C extends string> {
 
   /** Seconds `key` must still wait before its next attempt; undefined when it may try now. */
   async check(key: string, limitClass: C): Promise<number | undefined> {
+    return (await this.state(key, limitClass)).waitSec;
+  }
+
+  /** The failures of `key` in its window, and the seconds it must still wait (undefined: none). */
+  async state(key: string, limitClass: C): Promise<{ failures: number; waitSec: number | undefined }> {
     const { policy, counts, locks } = this.classes[limitClass];
     // Without backoff there is never a lock to read: one read on the path of every valid key.
     const [count, lock] = await Promise.all([
       this.run(counts, (l) => l.get(key)),
       policy.backoff === undefined ? null : this.run(locks, (l) => l.get(key)),
     ]);
+    const failures = count?.consumedPoints ?? 0;
     const waitMs = Math.max(
-      count !== null && count.consumedPoints >= policy.limit ? count.msBeforeNext : 0,
+      count !== null && failures >= policy.limit ? count.msBeforeNext : 0,
       lock !== null && lock.consumedPoints > 1 ? lock.msBeforeNext : 0,
     );
-    return waitMs > 0 ? Math.max(1, Math.ceil(waitMs / 1000)) : undefined;
+    return { failures, waitSec: waitMs > 0 ? Math.max(1, Math.ceil(waitMs / 1000)) : undefined };
   }
 
   /** The failures of `key` in its current window. */
@@ -239,21 +245,28 @@ export const throttledError = (what: string, retryAfterSec: number): ApiError =>
 
 /** Where failed credential attempts per client address are counted and refused (API keys, admin tokens). */
 export interface CredentialFailures {
-  /** Throws rate_limited (429, Retry-After) while `address` is over its failures. */
-  admit(address: string): Promise<void>;
-  /** Counts one failed attempt from `address`. */
-  failed(address: string): Promise<void>;
+  /**
+   * Runs `lookup` for a credential sent from `address`, unless the address is over its failures: then
+   * 429 rate_limited with Retry-After, `lookup` not run. A rejection `failed` recognises is counted.
+   */
+  check<T>(address: string, lookup: () => Promise<T> | T, failed: (e: unknown) => boolean): Promise<T>;
 }
 
 /**
  * Failed credential checks (an API key or an admin token not recognised) per client address and window:
  * past `limit` of them the address is refused, before any lookup, until the window ends; its valid keys
- * too, for the address is what is throttled. `keyOf` groups addresses (the site's: IPv6 by /64).
+ * too, for the address is what is throttled. On each instance an address has at most as many lookups
+ * running as it has failures left, so a burst of wrong keys sent at once gets `limit` lookups, not one
+ * each; the others wait for a lookup to end (a valid key's takes about a millisecond) and are checked
+ * then. `keyOf` groups addresses (the site's: IPv6 by /64).
  */
 export class CredentialThrottle implements CredentialFailures {
   private readonly throttle: FailureThrottle<'credentials'>;
   private readonly windowSec: number;
   private readonly keyOf: (address: string) => string;
+  /** Per grouped address: lookups running on this instance, and those waiting for one to end. */
+  private readonly running = new Map<string, number>();
+  private readonly waiting = new Map<string, (() => void)[]>();
 
   constructor(
     private readonly limit: number,
@@ -265,16 +278,38 @@ export class CredentialThrottle implements CredentialFailures {
     this.throttle = new FailureThrottle({ ...options, policies: { credentials: { limit, windowSec } } });
   }
 
-  async admit(address: string): Promise<void> {
-    const wait = await this.throttle.check(this.keyOf(address), 'credentials');
-    if (wait !== undefined)
-      throw throttledError(
-        `More than ${this.limit} failed credential checks from this address in ${this.windowSec} s`,
-        wait,
-      );
-  }
-
-  async failed(address: string): Promise<void> {
-    await this.throttle.fail(this.keyOf(address), 'credentials');
+  async check<T>(address: string, lookup: () => Promise<T> | T, failed: (e: unknown) => boolean): Promise<T> {
+    const key = this.keyOf(address);
+    for (;;) {
+      const { failures, waitSec } = await this.throttle.state(key, 'credentials');
+      if (waitSec !== undefined)
+        throw throttledError(
+          `More than ${this.limit} failed credential checks from this address in ${this.windowSec} s`,
+          waitSec,
+        );
+      // Read and taken in one turn of the event loop: no other check of this instance comes between.
+      const running = this.running.get(key) ?? 0;
+      if (failures + running < this.limit) break;
+      await new Promise<void>((resolve) => {
+        const queue = this.waiting.get(key) ?? [];
+        queue.push(resolve);
+        this.waiting.set(key, queue);
+      });
+    }
+    this.running.set(key, (this.running.get(key) ?? 0) + 1);
+    try {
+      return await lookup();
+    } catch (e) {
+      if (failed(e)) await this.throttle.fail(key, 'credentials');
+      throw e;
+    } finally {
+      const left = this.running.get(key)! - 1;
+      if (left === 0) this.running.delete(key);
+      else this.running.set(key, left);
+      // Every waiter checks again: the failure just counted may have closed the address to all of them.
+      const queue = this.waiting.get(key);
+      this.waiting.delete(key);
+      for (const wake of queue ?? []) wake();
+    }
   }
 }

@@ -178,6 +178,15 @@ describe.each(['memory', 'redis'] as const)('counts in %s', (counts) => {
       expect(refusal(await call(c.siteUrl, '/api/v1/ping', { from: at(42) })).code).toBe('missing_api_key');
     });
 
+    it('2,000 wrong keys at once from one address: QR_LIMIT_AUTH_FAILURES looked up and 401, the rest 429', async () => {
+      const wrong = (i: number) => `qrf_${'B'.repeat(20)}${String(i).padStart(12, '0')}`;
+      const burst = await Promise.all(
+        Array.from({ length: 2000 }, (_, i) => call(c.siteUrl, '/api/v1/ping', { key: wrong(i), from: at(45) })),
+      );
+      expect(burst.filter((a) => a.status === 401)).toHaveLength(5);
+      expect(burst.filter((a) => a.status === 429)).toHaveLength(1995);
+    });
+
     it('wrong admin tokens count alike', async () => {
       const admin = (from: string) =>
         call(c.siteUrl, '/admin/customer/create', { body: {}, from, headers: { authorization: 'Bearer wrong' } });

@@ -63,15 +63,42 @@ function behaves(make: () => FailureThrottle<'slow' | 'capped'>[], shared: boole
 describe('in memory (each instance its own counts)', () => {
   behaves(() => throttles({}), false);
 
+  const WRONG = new Error('wrong');
+  const isWrong = (e: unknown) => e === WRONG;
+  /** A lookup that answers on a later turn of the event loop, as a store does; counts its runs. */
+  const lookups = { runs: 0 };
+  const lookup = (valid: boolean) => async () => {
+    lookups.runs++;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!valid) throw WRONG;
+    return 'owner';
+  };
+  const outcome = (p: Promise<unknown>) =>
+    p.then(
+      () => 'ok',
+      (e: unknown) => (e === WRONG ? 'wrong' : (e as { code: string }).code),
+    );
+
   it('CredentialThrottle: past the limit, 429 rate_limited with Retry-After, per address as keyOf groups them', async () => {
     const t = new CredentialThrottle(2, { keyOf: (a) => a.split('.').slice(0, 3).join('.') });
-    await t.failed('203.0.113.1');
-    await t.admit('203.0.113.2');
-    await t.failed('203.0.113.3');
-    const refused = await t.admit('203.0.113.4').catch((e: unknown) => e);
+    expect(await outcome(t.check('203.0.113.1', lookup(false), isWrong))).toBe('wrong');
+    expect(await outcome(t.check('203.0.113.2', lookup(true), isWrong))).toBe('ok');
+    expect(await outcome(t.check('203.0.113.3', lookup(false), isWrong))).toBe('wrong');
+    const refused = await t.check('203.0.113.4', lookup(true), isWrong).catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 429, code: 'rate_limited' });
     expect(Number((refused as { headers: Record<string, string> }).headers['Retry-After'])).toBeGreaterThan(0);
-    await t.admit('198.51.100.1');
+    expect(await outcome(t.check('198.51.100.1', lookup(true), isWrong))).toBe('ok');
+  });
+
+  it('a burst of wrong keys sent at once gets the limit’s lookups, not one each; valid ones at once all pass', async () => {
+    const t = new CredentialThrottle(5);
+    lookups.runs = 0;
+    const burst = await Promise.all(Array.from({ length: 200 }, () => outcome(t.check('a', lookup(false), isWrong))));
+    expect(lookups.runs).toBe(5);
+    expect(burst.filter((o) => o === 'wrong')).toHaveLength(5);
+    expect(burst.filter((o) => o === 'rate_limited')).toHaveLength(195);
+    const valid = await Promise.all(Array.from({ length: 100 }, () => outcome(t.check('b', lookup(true), isWrong))));
+    expect(valid.every((o) => o === 'ok')).toBe(true);
   });
 });
 
