@@ -147,7 +147,7 @@ export interface SiteSettings {
 }
 
 export interface VisitorLimitSettings {
-  /** QR_LIMIT_STUDIO: anonymous Studio calls per client address per minute (default 20, a third of a customer's generation limit). */
+  /** QR_LIMIT_STUDIO: anonymous Studio calls per client address per minute (default 30, half a customer's generation limit). */
   studio: number;
   /**
    * QR_LIMIT_SIGNIN: sign-up attempts, and failed sign-ins, per client address per 15 minutes; the failed
@@ -261,7 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       receipts: loadReceipts(env),
       publicUrl: siteOrigin,
       visitorLimits: {
-        studio: int(env, 'QR_LIMIT_STUDIO', 20, 1),
+        studio: int(env, 'QR_LIMIT_STUDIO', 30, 1),
         signIn: int(env, 'QR_LIMIT_SIGNIN', 20, 2),
       },
     },
