@@ -176,7 +176,7 @@ export interface People {
   /** Sets the password of the token's user and ends every session of theirs; false for a bad token. */
   resetPassword(token: string, password: string): Promise<boolean>;
   /** wrong_password unless `password` is the user's. */
-  checkPassword(userId: string, password: string): Promise<void>;
+  confirmPassword(userId: string, password: string): Promise<void>;
   /** A new password, the current one asked; every other session of the user ends. */
   changePassword(userId: string, sessionToken: string, current: string, next: string): Promise<void>;
   /**

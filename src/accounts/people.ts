@@ -94,7 +94,7 @@ export function createPeople(db: Db, { clock = () => new Date() }: { clock?: Clo
         return true;
       });
     },
-    checkPassword: mustBePassword,
+    confirmPassword: mustBePassword,
     async changePassword(userId, sessionToken, current, next) {
       const user = await userById(db, userId);
       if (user === null) throw new ApiError('session_required');

@@ -1,6 +1,6 @@
 import { checkEmail, EMAIL_TOKEN_LIFETIME_MS, requireVerifiedEmail } from '../accounts/index.js';
 import type { Accounts, ApiKeyInfo, LedgerEntry, Pack, People, User } from '../accounts/types.js';
-import { ApiError } from '../errors.js';
+import { ApiError, isApiError } from '../errors.js';
 import { admitCustomerCall, requireStudio } from '../gateway/customer-checks.js';
 import { relayCall } from '../gateway/engine-client.js';
 import type { GatewayDeps } from '../gateway/gateway.js';
@@ -97,6 +97,22 @@ export function accountRoutes(deps: AccountDeps): Route[] {
   const link = (page: string, token: string) => `${deps.publicUrl}/${page}#token=${token}`;
   /** Mailed after the answer, so the time taken says nothing of the address. */
   const mail = (m: AccountMail) => void mailer.send(m);
+  /**
+   * The person's password, confirmed before a change to the account and counted as a sign-in is: wrong
+   * ones are throttled by address and account (visitors.ts), and answered 403 wrong_password.
+   */
+  const passwordOf = async (ctx: RequestContext, user: User, password: string) => {
+    const confirmed = await visitors.signIn(ctx.remoteAddress, user.email, () =>
+      people.confirmPassword(user.id, password).then(
+        () => true,
+        (e: unknown) => {
+          if (isApiError(e) && e.code === 'wrong_password') return null;
+          throw e;
+        },
+      ),
+    );
+    if (confirmed === null) throw new ApiError('wrong_password');
+  };
   const sendVerification = async (userId: string, email?: string) => {
     const v = await people.verificationToken(userId, email);
     mail({ kind: 'verify', to: v.email, link: link('verify-email', v.token) });
@@ -203,7 +219,7 @@ export function accountRoutes(deps: AccountDeps): Route[] {
         '{ success, email }',
       ),
       handler: async (ctx, { user }) => {
-        await visitors.attempt(ctx.remoteAddress, user.email);
+        await visitors.signUpAttempt(ctx.remoteAddress);
         ok(ctx, { email: await sendVerification(user.id) });
       },
     }),
@@ -218,7 +234,7 @@ export function accountRoutes(deps: AccountDeps): Route[] {
       handler: async (ctx) => {
         await cookies.checkForm(ctx);
         const { email } = await readForm<{ email: string }>(ctx, 'emailOnly');
-        await visitors.attempt(ctx.remoteAddress, email);
+        await visitors.signUpAttempt(ctx.remoteAddress);
         const reset = await people.passwordResetToken(email);
         if (reset !== null) mail({ kind: 'reset', to: reset.email, link: link('reset-password', reset.token) });
         ctx.reply.json(202, { success: true });
@@ -249,7 +265,7 @@ export function accountRoutes(deps: AccountDeps): Route[] {
       ),
       handler: async (ctx, s) => {
         const form = await readForm<{ currentPassword: string; password: string }>(ctx, 'passwordChange');
-        await visitors.attempt(ctx.remoteAddress, s.user.email);
+        await passwordOf(ctx, s.user, form.currentPassword);
         await people.changePassword(s.user.id, s.token, form.currentPassword, form.password);
         ok(ctx, {});
       },
@@ -264,8 +280,7 @@ export function accountRoutes(deps: AccountDeps): Route[] {
       ),
       handler: async (ctx, { user }) => {
         const form = await readForm<{ email: string; password: string }>(ctx, 'emailChange');
-        await visitors.attempt(ctx.remoteAddress, user.email);
-        await people.checkPassword(user.id, form.password);
+        await passwordOf(ctx, user, form.password);
         const pendingEmail = await sendVerification(user.id, checkEmail(form.email));
         ctx.reply.json(202, { success: true, pendingEmail });
       },
@@ -280,8 +295,7 @@ export function accountRoutes(deps: AccountDeps): Route[] {
       ),
       handler: async (ctx, { user }) => {
         const { password } = await readForm<{ password: string }>(ctx, 'passwordOnly');
-        await visitors.attempt(ctx.remoteAddress, user.email);
-        await people.checkPassword(user.id, password);
+        await passwordOf(ctx, user, password);
         // Revoked through the accounts first, so every instance forgets the keys within the second.
         for (const k of await accounts.listKeys(user.customerId))
           if (k.revokedAt === null) await accounts.revokeKey(k.id);

@@ -157,7 +157,7 @@ describe.each(DRIVERS)('people on %s', (driver) => {
     await people.verifyEmail((await people.verificationToken(user.id)).token);
     const key = await accounts.issueKey(user.customerId);
     await accounts.grantPack({ customerId: user.customerId, credits: 2 });
-    expect(await refusalOf(people.checkPassword(user.id, 'not it'))).toEqual({
+    expect(await refusalOf(people.confirmPassword(user.id, 'not it'))).toEqual({
       code: 'wrong_password',
       field: undefined,
     });
