@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { pino, type Logger } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 
 /*
  * The service's log lines. QR_LOG_FORMAT=text (the default) writes them as before: startup messages as
@@ -12,15 +12,19 @@ export type LogFormat = 'text' | 'json';
 
 let logger: Logger | undefined;
 
-/** Chooses the format for this process; json makes the pino logger (asynchronous writes to stdout). */
-export function configureLogs(format: LogFormat): void {
+/**
+ * Chooses the format for this process; json makes the pino logger, writing to stdout asynchronously, or to
+ * `destination` (tests). Once JSON, a process stays JSON with its first destination: both roles of one
+ * process write to one stream.
+ */
+export function configureLogs(format: LogFormat, destination?: DestinationStream): void {
   if (format === 'text') {
     logger = undefined;
     return;
   }
   logger ??= pino(
     { base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime },
-    pino.destination({ dest: 1, sync: false }),
+    destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }
 
