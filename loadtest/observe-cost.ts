@@ -5,9 +5,11 @@
  * without either), or beside this build with text logs when no baseline is given. Unique plain PNGs (the
  * standard 50-character URL with a fresh id), 32 connections, LOADTEST_SECONDS (10) per run, LOADTEST_ROUNDS
  * (4) rounds each running both engines in turn (the order alternating), after a warm-up of each: both
- * columns share the same minutes. Reports each engine's ok req/s, p50 and p99 per round and in total, and
- * the load average. Loopback only.
+ * columns share the same minutes. Reports each engine's ok req/s, p50, p99 and CPU time per answered request
+ * (its process's, from /proc: steadier than the rate on a busy machine) per round and in total, and the
+ * load average. Loopback only.
  */
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { STANDARD_PREFIX } from '../bench/cases.js';
@@ -26,7 +28,17 @@ const plain = (): MixRequest => ({
   body: JSON.stringify({ content: STANDARD_PREFIX + id++ }),
 });
 
-const engines: { name: string; engine: Engine; lines: () => number; tallies: Tally[] }[] = [];
+/**
+ * CPU time the engine's process (main thread and workers) has used, in ms, from /proc: what a request costs
+ * it, less sensitive than a rate to what else the machine runs.
+ */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime, fields 14 and 15 of stat (11 and 12 after the command), in clock ticks of 10 ms.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const engines: { name: string; engine: Engine; lines: () => number; tallies: Tally[]; cpu: number }[] = [];
 for (const [name, main, env] of [
   ['this build, metrics + JSON logs', THIS_MAIN, { QR_LOG_FORMAT: 'json' }],
   baseline
@@ -38,7 +50,7 @@ for (const [name, main, env] of [
   engine.process.stdout!.on('data', (d: Buffer) => {
     for (const byte of d) if (byte === 10) lines++;
   });
-  engines.push({ name, engine, lines: () => lines, tallies: [] });
+  engines.push({ name, engine, lines: () => lines, tallies: [], cpu: 0 });
 }
 
 const load = () =>
@@ -52,7 +64,10 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? engines : [...engines].reverse();
     for (const e of order) {
+      const cpuBefore = cpuMs(e.engine.process.pid!);
       const tally = await peakRate(e.engine.url, plain, SECONDS, CONNECTIONS);
+      const cpu = cpuMs(e.engine.process.pid!) - cpuBefore;
+      e.cpu += cpu;
       e.tallies.push(tally);
       rows.push({
         round: round + 1,
@@ -61,6 +76,7 @@ try {
         'p50 ms': tally.quantile(0.5),
         'p99 ms': tally.quantile(0.99),
         statuses: tally.statusMix(),
+        'CPU ms/request': (cpu / Math.max(1, tally.ok)).toFixed(2),
         'load avg (1 min)': loadavg()[0]!.toFixed(2),
       });
     }
@@ -75,13 +91,15 @@ try {
       'ok req/s': Math.round(ok / (SECONDS * ROUNDS)),
       'p50 ms': q(0.5),
       'p99 ms': q(0.99),
+      'CPU ms/request': Number((e.cpu / Math.max(1, ok)).toFixed(3)),
       'stdout lines': e.lines(),
     };
   });
   console.table(totals);
   const [mine, other] = totals;
+  const change = (k: 'ok req/s' | 'CPU ms/request') => (((mine![k] - other![k]) / other![k]) * 100).toFixed(1);
   console.log(
-    `throughput of this build against the other: ${(((mine!['ok req/s'] - other!['ok req/s']) / other!['ok req/s']) * 100).toFixed(1)} %`,
+    `this build against the other: throughput ${change('ok req/s')} %, CPU per request ${change('CPU ms/request')} %`,
   );
   console.log(`load average before: ${loadBefore}; after: ${load()}`);
 } finally {
