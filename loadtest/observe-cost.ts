@@ -1,7 +1,7 @@
 /**
  * `npm run loadtest:observe`: what issue 29's metrics and JSON logs cost the plain render over HTTP. This
  * build's engine with QR_LOG_FORMAT=json (every request a JSON line on stdout, read by this process as a
- * log collector would, and counted in the metrics) beside LOADTEST_BASELINE=<another build>/dist (main,
+ * log collector would, and counted in the metrics; LOADTEST_LOG_FORMAT=text: the metrics alone) beside LOADTEST_BASELINE=<another build>/dist (main,
  * without either), or beside this build with text logs when no baseline is given. Unique plain PNGs (the
  * standard 50-character URL with a fresh id), 32 connections, LOADTEST_SECONDS (10) per run, LOADTEST_ROUNDS
  * (4) rounds each running both engines in turn (the order alternating), after a warm-up of each: both
@@ -20,6 +20,8 @@ const SECONDS = Number(process.env.LOADTEST_SECONDS ?? 10);
 const ROUNDS = Number(process.env.LOADTEST_ROUNDS ?? 4);
 const CONNECTIONS = 32;
 const baseline = process.env.LOADTEST_BASELINE;
+/** This build's QR_LOG_FORMAT: `json`, or `text` to measure the metrics alone beside a baseline. */
+const LOG_FORMAT = process.env.LOADTEST_LOG_FORMAT ?? 'json';
 
 let id = 0;
 const plain = (): MixRequest => ({
@@ -40,7 +42,7 @@ function cpuMs(pid: number): number {
 
 const engines: { name: string; engine: Engine; lines: () => number; tallies: Tally[]; cpu: number }[] = [];
 for (const [name, main, env] of [
-  ['this build, metrics + JSON logs', THIS_MAIN, { QR_LOG_FORMAT: 'json' }],
+  [`this build, metrics + ${LOG_FORMAT} logs`, THIS_MAIN, { QR_LOG_FORMAT: LOG_FORMAT }],
   baseline
     ? (['baseline', join(baseline, 'src/main.js'), {}] as const)
     : (['this build, text logs', THIS_MAIN, { QR_LOG_FORMAT: 'text' }] as const),

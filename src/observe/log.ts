@@ -22,11 +22,20 @@ export function configureLogs(format: LogFormat, destination?: DestinationStream
     logger = undefined;
     return;
   }
-  logger ??= pino(
-    { base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime },
-    destination ?? pino.destination({ dest: 1, sync: false }),
-  );
+  if (logger !== undefined) return;
+  let stdout: ReturnType<typeof pino.destination> | undefined;
+  if (destination === undefined) {
+    // Lines are gathered up to BUFFER_BYTES and written together, at the latest after FLUSH_MS: one write per
+    // line (to a pipe, a journal) cost a plain render about 7 % more CPU (bench/README.md, "Metrics and JSON
+    // logs"). What is still buffered is written when the process exits.
+    stdout = pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES });
+    setInterval(() => stdout!.destroyed || stdout!.flush(), FLUSH_MS).unref();
+  }
+  logger = pino({ base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, destination ?? stdout!);
 }
+
+const BUFFER_BYTES = 8 * 1024;
+const FLUSH_MS = 500;
 
 /** JSON logs are on: every request is logged. */
 export const jsonLogs = (): boolean => logger !== undefined;
