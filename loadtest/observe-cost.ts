@@ -1,13 +1,13 @@
 /**
  * `npm run loadtest:observe`: what issue 29's metrics and JSON logs cost the plain render over HTTP. This
  * build's engine with QR_LOG_FORMAT=json (every request a JSON line on stdout, read by this process as a
- * log collector would, and counted in the metrics; LOADTEST_LOG_FORMAT=text: the metrics alone) beside LOADTEST_BASELINE=<another build>/dist (main,
- * without either), or beside this build with text logs when no baseline is given. Unique plain PNGs (the
- * standard 50-character URL with a fresh id), 32 connections, LOADTEST_SECONDS (10) per run, LOADTEST_ROUNDS
- * (4) rounds each running both engines in turn (the order alternating), after a warm-up of each: both
- * columns share the same minutes. Reports each engine's ok req/s, p50, p99 and CPU time per answered request
- * (its process's, from /proc: steadier than the rate on a busy machine) per round and in total, and the
- * load average. Loopback only.
+ * log collector would, and counted in the metrics; LOADTEST_LOG_FORMAT=text: the metrics alone) beside
+ * LOADTEST_BASELINE=<another build>/dist (main, without either), or beside this build with text logs when
+ * no baseline is given. Unique plain PNGs (the standard 50-character URL with a fresh id), 32 connections,
+ * LOADTEST_SECONDS (10) per run, LOADTEST_ROUNDS (4) rounds each running both engines in turn (the order
+ * alternating), after a warm-up of each: both columns share the same minutes. Reports each engine's ok
+ * req/s, p50, p99 and CPU time per answered request (its process's, from /proc: steadier than the rate on a
+ * busy machine) per round and in total, and the load average. Loopback only.
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
