@@ -29,7 +29,13 @@ export function configureLogs(format: LogFormat, destination?: DestinationStream
     // line (to a pipe, a journal) cost a plain render about 7 % more CPU (bench/README.md, "Metrics and JSON
     // logs"). What is still buffered is written when the process exits.
     stdout = pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES });
-    setInterval(() => stdout!.destroyed || stdout!.flush(), FLUSH_MS).unref();
+    setInterval(() => {
+      try {
+        stdout!.flush();
+      } catch {
+        // Closed at exit: nothing is left to write.
+      }
+    }, FLUSH_MS).unref();
   }
   logger = pino({ base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, destination ?? stdout!);
 }
