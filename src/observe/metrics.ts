@@ -13,81 +13,73 @@ collectDefaultMetrics({ register: registry, prefix: 'qrfarm_' });
 
 const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-export const httpRequests = new Counter({
-  name: 'qrfarm_http_requests_total',
-  help: 'HTTP requests answered, by role, route pattern, method and status.',
-  labelNames: ['role', 'route', 'method', 'status'] as const,
-  registers: [registry],
-});
-export const httpDuration = new Histogram({
-  name: 'qrfarm_http_request_duration_seconds',
-  help: 'Time from a request to its answer (its handler done), by role, route pattern and method.',
-  labelNames: ['role', 'route', 'method'] as const,
-  buckets: SECONDS_BUCKETS,
-  registers: [registry],
-});
-export const renderDuration = new Histogram({
-  name: 'qrfarm_render_duration_seconds',
-  help: 'A render in its worker, verification and auto-fix included, wait for a worker excluded.',
-  labelNames: ['format', 'styled', 'outcome'] as const,
-  buckets: SECONDS_BUCKETS,
-  registers: [registry],
-});
-export const poolWait = new Histogram({
-  name: 'qrfarm_pool_wait_seconds',
-  help: 'Time a render waited for a free render worker.',
-  buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10],
-  registers: [registry],
-});
-export const verifications = new Counter({
-  name: 'qrfarm_verify_total',
-  help: "Decoder families' readings of rendered exports (the last attempt of each render): read or unread.",
-  labelNames: ['decoder', 'outcome'] as const,
-  registers: [registry],
-});
-export const autofixSteps = new Counter({
-  name: 'qrfarm_autofix_corrections_total',
-  help: 'Corrections the scannability guarantee made to delivered renders, by the field corrected.',
-  labelNames: ['field'] as const,
-  registers: [registry],
-});
-export const renderCacheLookups = new Counter({
-  name: 'qrfarm_render_cache_total',
-  help: "Lookups in the engine's render cache: hit or miss.",
-  labelNames: ['outcome'] as const,
-  registers: [registry],
-});
-export const edgeCacheLookups = new Counter({
-  name: 'qrfarm_edge_cache_total',
-  help: "Lookups in the site's edge cache: hit or miss.",
-  labelNames: ['outcome'] as const,
-  registers: [registry],
-});
-export const relayDuration = new Histogram({
-  name: 'qrfarm_relay_duration_seconds',
-  help: "The site's relayed calls to an engine until the answer's head: outcome answered, timeout, unavailable or abandoned.",
-  labelNames: ['outcome'] as const,
-  buckets: SECONDS_BUCKETS,
-  registers: [registry],
-});
-export const engineErrors = new Counter({
-  name: 'qrfarm_engine_errors_total',
-  help: 'Relayed calls the site could not complete: engine_timeout or engine_unavailable.',
-  labelNames: ['code'] as const,
-  registers: [registry],
-});
-export const credits = new Counter({
-  name: 'qrfarm_credits_total',
-  help: 'Credits reserved, spent and released (given back) by the AI calls that cost one.',
-  labelNames: ['event'] as const,
-  registers: [registry],
-});
-export const aiCalls = new Counter({
-  name: 'qrfarm_ai_calls_total',
-  help: "AI design calls on the engine, by chain (managed, server: the server's keys; caller: the caller's), the provider that designed (none when none did) and outcome (designed, abandoned, or the error's code).",
-  labelNames: ['chain', 'provider', 'outcome'] as const,
-  registers: [registry],
-});
+/** A counter in the registry, with the labels named. */
+const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+  new Counter<L>({ name, help, labelNames, registers: [registry] });
+
+/** A histogram in the registry, of seconds unless `buckets` says otherwise. */
+const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets = SECONDS_BUCKETS) =>
+  new Histogram<L>({ name, help, labelNames, buckets, registers: [registry] });
+
+export const httpRequests = counter(
+  'qrfarm_http_requests_total',
+  'HTTP requests answered, by role, route pattern, method and status.',
+  ['role', 'route', 'method', 'status'],
+);
+export const httpDuration = histogram(
+  'qrfarm_http_request_duration_seconds',
+  'Time from a request to its answer (its handler done), by role, route pattern and method.',
+  ['role', 'route', 'method'],
+);
+export const renderDuration = histogram(
+  'qrfarm_render_duration_seconds',
+  'A render in its worker, verification and auto-fix included, wait for a worker excluded.',
+  ['format', 'styled', 'outcome'],
+);
+export const poolWait = histogram(
+  'qrfarm_pool_wait_seconds',
+  'Time a render waited for a free render worker.',
+  [],
+  [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10],
+);
+export const verifications = counter(
+  'qrfarm_verify_total',
+  "Decoder families' readings of rendered exports (the last attempt of each render): read or unread.",
+  ['decoder', 'outcome'],
+);
+export const autofixSteps = counter(
+  'qrfarm_autofix_corrections_total',
+  'Corrections the scannability guarantee made to delivered renders, by the field corrected.',
+  ['field'],
+);
+export const renderCacheLookups = counter(
+  'qrfarm_render_cache_total',
+  "Lookups in the engine's render cache: hit or miss.",
+  ['outcome'],
+);
+export const edgeCacheLookups = counter('qrfarm_edge_cache_total', "Lookups in the site's edge cache: hit or miss.", [
+  'outcome',
+]);
+export const relayDuration = histogram(
+  'qrfarm_relay_duration_seconds',
+  "The site's relayed calls to an engine until the answer's head: outcome answered, timeout, unavailable or abandoned.",
+  ['outcome'],
+);
+export const engineErrors = counter(
+  'qrfarm_engine_errors_total',
+  'Relayed calls the site could not complete: engine_timeout or engine_unavailable.',
+  ['code'],
+);
+export const credits = counter(
+  'qrfarm_credits_total',
+  'Credits reserved, spent and released (given back) by the AI calls that cost one.',
+  ['event'],
+);
+export const aiCalls = counter(
+  'qrfarm_ai_calls_total',
+  "AI design calls on the engine, by chain (managed, server: the server's keys; caller: the caller's), the provider that designed (none when none did) and outcome (designed, abandoned, or the error's code).",
+  ['chain', 'provider', 'outcome'],
+);
 
 /** What the pool metrics read at each scrape; an engine registers its pool (several in one test process add up). */
 export interface PoolSource {
