@@ -24,6 +24,7 @@ import type { RenderConfig } from '../src/model/render-config.js';
 import type { FileFormat } from '../src/model/vocabulary.js';
 import { decodeLossy } from '../src/images/decode.js';
 import { encodeJpg } from '../src/render/formats/jpeg.js';
+import { sceneToEps } from '../src/render/formats/eps.js';
 import { sceneToPdf } from '../src/render/formats/pdf.js';
 import { encodePng } from '../src/render/formats/png.js';
 import { encodeWebpImage } from '../src/render/formats/webp.js';
@@ -89,7 +90,7 @@ type Laps = Record<string, number>;
  */
 function drawn(d: Designed, format: FileFormat, svg: string, encoder: Encoder): Raster | ResidentRaster {
   if (d.scene.flat) return rasterizeFlat(d.grid, d.scene);
-  const vector = format === 'svg' || format === 'pdf';
+  const vector = format === 'svg' || format === 'pdf' || format === 'eps';
   return vector && encoder === 'before' ? rasterizeSvg(svg, d.layout.width) : rasterizeScene(d.scene);
 }
 
@@ -108,6 +109,8 @@ async function fileOf(d: Designed, format: FileFormat, r: Raster, svg: string, e
       return utf8.encode(svg);
     case 'pdf':
       return sceneToPdf(d.scene);
+    case 'eps':
+      return sceneToEps(d.scene);
   }
 }
 
@@ -123,7 +126,7 @@ async function staged(cfg: RenderConfig, encoder: Encoder): Promise<{ laps: Laps
   const format = cfg.fileFormat;
   const weakest = weakestContrast(cfg);
   const d = await designScene({ config: cfg, assets: {} }, (stage) => lap(`design: ${stage}`));
-  const vector = format === 'svg' || format === 'pdf';
+  const vector = format === 'svg' || format === 'pdf' || format === 'eps';
   const svg = vector ? sceneToSvg(d.scene) : '';
   if (vector) lap('svg document');
   const bytes = format === 'svg' ? utf8.encode(svg) : undefined;

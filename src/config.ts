@@ -135,7 +135,7 @@ export interface SiteSettings {
   /** Links carried by the 402 answers. */
   docsUrl: string;
   pricingUrl: string;
-  /** Who takes the money for packs; none: test mode on loopback, no checkout elsewhere. */
+  /** Who takes the money for packs; none: test mode if asked for on loopback, else no checkout. */
   payments: PaymentSettings;
   /** How buyers get their receipt. */
   receipts: ReceiptSettings;
@@ -170,6 +170,11 @@ export interface PaymentSettings {
    * `checkout=success&session_id=…` or `checkout=cancelled` added.
    */
   returnUrl: string;
+  /**
+   * QR_CHECKOUT_TEST_MODE=1: without Stripe, every order is paid at once and no money moves, on a
+   * loopback HOST only. Unset, a site without Stripe sells nothing (503 checkout_unavailable).
+   */
+  testMode: boolean;
 }
 
 export interface StripeSettings {
@@ -254,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       payments: {
         stripe: loadStripe(env),
         returnUrl: httpUrl(env, 'QR_CHECKOUT_RETURN_URL') ?? given(env, 'QR_PRICING_URL') ?? `${siteOrigin}/pricing`,
+        testMode: env.QR_CHECKOUT_TEST_MODE === '1',
       },
       receipts: loadReceipts(env),
       publicUrl: siteOrigin,

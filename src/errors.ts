@@ -46,6 +46,7 @@ export const ERRORS = {
   INVALID_LLM_PROVIDER: [400, 'llmProvider is not one of the supported providers.'],
   INVALID_LLM_MODEL: [400, 'llmModel must be letters, digits and . _ : / - (at most 100 characters).'],
   MANAGED_AI_QUOTA_EXCEEDED: [429, "The plan's managed-AI designs for this month are used up."],
+  CALL_QUOTA_EXCEEDED: [429, "The plan's calls for this month are used up; it has no overage."],
 
   // Server
   INTERNAL_ERROR: [500, 'Unexpected internal error.'],
@@ -73,12 +74,19 @@ export const ERRORS = {
   invalid_credentials: [401, 'The e-mail address or the password is wrong.'],
   session_required: [401, 'Sign in first: this needs a session.'],
   csrf_failed: [403, 'The X-CSRF-Token header is missing or does not match this browser; reload the page.'],
+  email_unverified: [
+    403,
+    'Verify your e-mail address first: open the link sent to it, or ask for a new one (POST /api/session/verify-email/resend).',
+  ],
+  wrong_password: [403, 'The current password is wrong.'],
+  invalid_token: [400, 'This link is invalid, already used or expired; ask for a new one.'],
 
   // The site's admin API (loopback only) and the operator CLI.
   customer_not_found: [404, 'No customer with that id.'],
   pack_not_found: [404, 'No pack with that id.'],
   api_key_not_found: [404, 'No API key with that id.'],
   customer_exists: [409, 'A customer with that e-mail address already exists.'],
+  key_limit_reached: [409, 'This account holds the most live API keys it may (25); revoke one first.'],
   admin_loopback_only: [403, 'The admin API answers loopback clients only.'],
   invalid_admin_token: [401, 'Missing or invalid admin token.'],
 
@@ -101,7 +109,7 @@ export interface ErrorBody {
   /** The gateway's 402 answers: where to read about and buy a Studio pack. */
   docs?: string;
   pricing?: string;
-  /** MANAGED_AI_QUOTA_EXCEEDED: when the monthly quota starts again (ISO 8601, UTC). */
+  /** MANAGED_AI_QUOTA_EXCEEDED, CALL_QUOTA_EXCEEDED: when the monthly quota starts again (ISO 8601, UTC). */
   resetAt?: string;
   /** A human sentence beside an `error` that is itself a code (withdrawal_waiver_required: docs/contract.md). */
   message?: string;

@@ -58,20 +58,6 @@ export async function findCustomerByEmail(db: Queryable, email: string): Promise
 }
 
 /**
- * The customer with this address (compared case-insensitively), made if there is none; safe when two
- * buyers with one address check out at once. Returns the id.
- */
-export async function customerForEmail(tx: Queryable, email: string, now: Date): Promise<string> {
-  const address = checkEmail(email);
-  await tx.query(
-    'INSERT INTO customers (id, email, created_at) VALUES ($1, $2, $3) ON CONFLICT ((lower(email))) DO NOTHING',
-    [newId('cus'), address, now],
-  );
-  const { rows } = await tx.query<{ id: string }>('SELECT id FROM customers WHERE lower(email) = lower($1)', [address]);
-  return rows[0]!.id;
-}
-
-/**
  * Locks the customer's row for the rest of the transaction. Every change to a customer's credits takes
  * this lock first, so they happen one after another and each sees the last one's result.
  */

@@ -1,13 +1,15 @@
 export { type AccountsOptions, createAccounts } from './accounts.js';
-export { MAX_EMAIL_LENGTH } from './customers.js';
+export { checkEmail, MAX_EMAIL_LENGTH } from './customers.js';
 export { hashRequest, isValidIdempotencyKey } from './idempotency.js';
 export { isWellFormedKey, KEY_PREFIX } from './key-format.js';
 export { KEY_REVOKED_CHANNEL } from './key-revocations.js';
-export { MAX_NAME_LENGTH as MAX_KEY_NAME_LENGTH } from './keys.js';
+export { MAX_LIVE_KEYS, MAX_NAME_LENGTH as MAX_KEY_NAME_LENGTH } from './keys.js';
 export { startMaintenance } from './maintenance.js';
 export { MAX_PACK_CREDITS, PACK_LIFETIME_MONTHS } from './packs.js';
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords.js';
+export { EMAIL_TOKEN_LIFETIME_MS } from './email-tokens.js';
 export { createPeople } from './people.js';
+export { requireVerifiedEmail } from './users.js';
 export { csrfTokenOf, newSessionToken, SESSION_LIFETIME_MS, sameToken } from './sessions.js';
 export { keyDigest, type PepperSource, resolvePepper } from './pepper.js';
 export type * from './interfaces.js';

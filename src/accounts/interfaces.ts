@@ -107,7 +107,7 @@ export interface IdempotencyRecords {
 
 /** Orders of the site's checkout and what the payment provider said of them, as src/checkout/ decides. */
 export interface Orders {
-  /** An order and the buyer's waiver; the customer with the buyer's address is made if new. */
+  /** An order of an existing customer (the signed-in buyer's) and their waiver. */
   createOrder(input: NewOrder): Promise<Order>;
   order(orderId: string): Promise<Order | null>;
   waiver(orderId: string): Promise<Waiver | null>;
@@ -157,6 +157,31 @@ export interface People {
   signOut(token: string): Promise<void>;
   /** Ends every session of the user, this one included; returns how many ended. */
   signOutEverywhere(userId: string): Promise<number>;
-  /** Deletes expired sessions; returns how many. */
+  /** Deletes expired sessions (and expired e-mail links); returns how many sessions. */
   pruneSessions(now?: Date): Promise<number>;
+
+  /**
+   * A link's token proving `email` (the user's own address by default, or the new address of a change) is
+   * theirs: works once, for 24 hours. The site mails it; only its hash is stored.
+   */
+  verificationToken(userId: string, email?: string): Promise<{ token: string; email: string }>;
+  /**
+   * Uses a verification token: the address becomes the user's, verified (a change of address takes effect
+   * now; an address only an admin-made customer held makes that customer theirs). Null for a token that is
+   * unknown, used or expired; customer_exists when another person verified the address meanwhile.
+   */
+  verifyEmail(token: string): Promise<User | null>;
+  /** A password reset token for the account signing in with `email` (30 minutes, once), or null for none. */
+  passwordResetToken(email: string): Promise<{ token: string; email: string } | null>;
+  /** Sets the password of the token's user and ends every session of theirs; false for a bad token. */
+  resetPassword(token: string, password: string): Promise<boolean>;
+  /** wrong_password unless `password` is the user's. */
+  checkPassword(userId: string, password: string): Promise<void>;
+  /** A new password, the current one asked; every other session of the user ends. */
+  changePassword(userId: string, sessionToken: string, current: string, next: string): Promise<void>;
+  /**
+   * Erases the person: sessions, links, the user row (address and password hash); their customer stays for
+   * what accounting keeps (orders, ledger) under a placeholder address, its keys revoked.
+   */
+  eraseAccount(userId: string): Promise<void>;
 }

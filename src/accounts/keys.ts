@@ -7,6 +7,12 @@ import { keyDigest } from './pepper.js';
 import type { ApiKeyInfo, IssuedKey, KeyOwner } from './types.js';
 
 export const MAX_NAME_LENGTH = 100;
+/**
+ * Live (unrevoked) keys a customer may hold at once: enough for rotation across many deployments, few
+ * enough that a stolen session cannot mint keys without end. A 26th is refused (409 key_limit_reached)
+ * until one is revoked.
+ */
+export const MAX_LIVE_KEYS = 25;
 
 interface KeyRow {
   id: string;
@@ -39,14 +45,26 @@ export async function issueKey(
 ): Promise<IssuedKey> {
   if (name !== undefined && (name.length === 0 || name.length > MAX_NAME_LENGTH))
     throw new ApiError('invalid_body', { message: `name must be 1 to ${MAX_NAME_LENGTH} characters.`, field: 'name' });
-  await requireCustomer(db, customerId);
   const key = newKey();
-  const { rows } = await db.query<KeyRow>(
-    `INSERT INTO api_keys (id, customer_id, hash, start, name, created_at) VALUES ($1, $2, $3, $4, $5, $6)
-     RETURNING ${COLUMNS}`,
-    [newId('key'), customerId, keyDigest(pepper, key), keyStart(key), name ?? null, now],
-  );
-  return { ...toInfo(rows[0]!), key };
+  // The customer's row locked, so two issues at once count each other: never more than MAX_LIVE_KEYS live.
+  return db.transaction(async (tx) => {
+    const customer = await tx.query('SELECT 1 FROM customers WHERE id = $1 FOR UPDATE', [customerId]);
+    if (customer.rowCount === 0) throw new ApiError('customer_not_found', { field: 'customer' });
+    const { rows: live } = await tx.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM api_keys WHERE customer_id = $1 AND revoked_at IS NULL',
+      [customerId],
+    );
+    if (live[0]!.n >= MAX_LIVE_KEYS)
+      throw new ApiError('key_limit_reached', {
+        message: `This account already has ${MAX_LIVE_KEYS} live API keys, the most it may hold; revoke one first.`,
+      });
+    const { rows } = await tx.query<KeyRow>(
+      `INSERT INTO api_keys (id, customer_id, hash, start, name, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+       RETURNING ${COLUMNS}`,
+      [newId('key'), customerId, keyDigest(pepper, key), keyStart(key), name ?? null, now],
+    );
+    return { ...toInfo(rows[0]!), key };
+  });
 }
 
 /** Revokes the key; a key already revoked keeps its first revocation time. Returns it with its digest. */

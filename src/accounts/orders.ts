@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../store/index.js';
-import { customerForEmail } from './customers.js';
+import { requireCustomer } from './customers.js';
 import { newId } from './ids.js';
 import { grantPackIn, refundPackIn } from './packs.js';
 import type {
@@ -74,10 +74,11 @@ async function orderWhere(tx: Queryable, condition: string, value: string, lock 
 
 export const getOrder = (db: Queryable, orderId: string): Promise<Order | null> => orderWhere(db, 'o.id = $1', orderId);
 
-/** An order of the buyer with `email` (their customer made if new) and its waiver, in one transaction. */
+/** An order of the signed-in buyer's customer and its waiver, in one transaction; no customer is made. */
 export async function createOrder(db: Db, input: NewOrder, now: Date): Promise<Order> {
   return db.transaction(async (tx) => {
-    const customerId = await customerForEmail(tx, input.email, now);
+    const { customerId } = input;
+    await requireCustomer(tx, customerId);
     const id = newId('ord');
     const { offer } = input;
     await tx.query(
@@ -137,8 +138,13 @@ async function firstDelivery(
   return rowCount === 1;
 }
 
+/** The provider was paid exactly the order's price, in its currency. */
+const paidInFull = (order: Order, paid: NonNullable<PaymentSucceeded['paid']>): boolean =>
+  paid.amount === order.price && paid.currency?.toLowerCase() === order.currency;
+
 /**
- * A payment of the order went through: its pack is granted, once. A repeated event, another event for
+ * A payment of the order went through: its pack is granted, once, when the amount and currency paid are
+ * the order's (a session paid otherwise closes the order as failed and grants nothing). A repeated event, another event for
  * the same payment, or one arriving after the refund changes nothing; a refund that arrived first means
  * the order is refunded, never fulfilled.
  */
@@ -154,6 +160,16 @@ export async function paymentSucceeded(db: Db, p: PaymentSucceeded, now: Date): 
       order.checkoutSessionId !== p.checkoutSessionId;
     if (order === null || otherSession) return { outcome: 'unknown_order' };
     if (order.state === 'paid' || order.state === 'refunded') return { outcome: 'already_done', order };
+    if (p.paid !== undefined && !paidInFull(order, p.paid)) {
+      // Recorded (the event above, the order closed as failed, payment id kept) and never granted.
+      await tx.query(
+        `UPDATE orders SET state = 'failed', closed_at = $2, payment_intent_id = COALESCE($3, payment_intent_id),
+           checkout_session_id = COALESCE(checkout_session_id, $4)
+         WHERE id = $1`,
+        [order.id, now, p.paymentIntentId ?? null, p.checkoutSessionId ?? null],
+      );
+      return { outcome: 'amount_mismatch', order: (await getOrder(tx, order.id))!, paid: p.paid };
+    }
     const refundedFirst =
       p.paymentIntentId !== undefined &&
       (await tx.query('SELECT 1 FROM payment_refunds WHERE payment_intent_id = $1', [p.paymentIntentId])).rowCount > 0;

@@ -69,3 +69,9 @@ export async function endAllSessions(db: Queryable, userId: string): Promise<num
 export async function pruneSessions(db: Queryable, now: Date): Promise<number> {
   return (await db.query('DELETE FROM sessions WHERE expires_at <= $1', [now])).rowCount;
 }
+
+/** Ends every session of the user but the one with `token`; returns how many ended. */
+export async function endOtherSessions(db: Queryable, userId: string, token: string): Promise<number> {
+  return (await db.query('DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2', [userId, tokenHash(token)]))
+    .rowCount;
+}

@@ -122,7 +122,8 @@ export interface Waiver {
 }
 
 export interface NewOrder {
-  email: string;
+  /** The buyer: the customer of the signed-in, verified account placing the order. */
+  customerId: string;
   offer: OrderedOffer;
   provider: PaymentProviderName;
   waiver: Omit<Waiver, 'givenAt'>;
@@ -157,6 +158,11 @@ export interface PaymentSucceeded {
   event?: ProviderEvent;
   checkoutSessionId?: string;
   paymentIntentId?: string;
+  /**
+   * What the provider says was paid (minor unit, ISO currency code); undefined in test mode. The pack is
+   * granted only when it equals the order's price and currency.
+   */
+  paid?: { amount: number | null; currency: string | null };
 }
 
 export type Fulfilment =
@@ -167,7 +173,9 @@ export type Fulfilment =
   | { outcome: 'refunded_first'; order: Order }
   | { outcome: 'duplicate_event' }
   /** No order of ours (another application's payment on the same account, or another session). */
-  | { outcome: 'unknown_order' };
+  | { outcome: 'unknown_order' }
+  /** Paid another amount or currency than the order's: the order is closed as failed, no pack granted. */
+  | { outcome: 'amount_mismatch'; order: Order; paid: { amount: number | null; currency: string | null } };
 
 export interface PaymentRefunded {
   event?: ProviderEvent;
@@ -218,7 +226,10 @@ export type IdempotencyStart =
 export interface User {
   id: string;
   customerId: string;
+  /** The address the person signs in with (until verified, the one they signed up with). */
   email: string;
+  /** Whether they opened the link sent to `email`: needed to buy, make keys and spend credits. */
+  emailVerified: boolean;
   createdAt: Date;
 }
 

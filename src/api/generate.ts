@@ -13,7 +13,7 @@ export const generateRoutes = (service: Service): Route[] => [
     path: '/api/qr/generate',
     doc: {
       summary:
-        'Render a QrConfig as png, jpg, webp, svg or pdf; the file is decoded and checked before it is returned. Also accepts multipart/form-data (config, logo, background).',
+        'Render a QrConfig as png, jpg, webp, svg, pdf or eps; the file is decoded and checked before it is returned. Also accepts multipart/form-data (config, logo, background).',
       body: 'qrConfig',
       response: 'JSON with the file in qrBase64 and the verification, or the raw file when responseType is binary.',
       produces: RENDER_MEDIA_TYPES,

@@ -14,7 +14,6 @@ export interface CheckoutAnswer extends OrderJson<Date> {
 /** A checkout body that fits its schema (src/schema/business-requests.ts). */
 interface CheckoutBody {
   packId: string;
-  email: string;
   withdrawalWaiver: { textVersion: string };
 }
 
@@ -38,17 +37,21 @@ export class Checkout {
   constructor(
     private readonly orders: Orders,
     private readonly catalogue: Catalogue,
-    /** Undefined: no provider and not on loopback, so nothing can be sold here. */
+    /** Undefined: no provider, and test mode not asked for on loopback, so nothing can be sold here. */
     readonly provider: PaymentProvider | undefined,
     /** Told when an order has been paid, to send its receipt now rather than at the next sweep. */
     private readonly onPaid: () => void = () => {},
   ) {}
 
-  /** A checkout body → an order, paid at once in test mode, else waiting on the provider's page. */
-  async start(body: unknown): Promise<CheckoutAnswer> {
+  /**
+   * A checkout body → an order for the signed-in buyer's customer (never one named in the body), paid at
+   * once in test mode, else waiting on the provider's page.
+   */
+  async start(body: unknown, buyer: { customerId: string }): Promise<CheckoutAnswer> {
     if (this.provider === undefined)
       throw new ApiError('checkout_unavailable', {
-        message: 'This site takes no payments: it has no payment provider and is not on a loopback address.',
+        message:
+          'This site takes no payments: it has no payment provider (and test mode, QR_CHECKOUT_TEST_MODE=1 on a loopback address, is off).',
       });
     const fields = checkoutBody(body);
     const waiver = shownWaiver(fields.withdrawalWaiver.textVersion);
@@ -56,7 +59,7 @@ export class Checkout {
     if (offer === undefined) throw invalid('packId must be the id of a pack GET /api/packs lists.', 'packId');
 
     const order = await this.orders.createOrder({
-      email: fields.email,
+      customerId: buyer.customerId,
       offer: { id: offer.id, kind: offer.kind, credits: offer.credits, price: offer.price, currency: offer.currency },
       provider: this.provider.name,
       waiver: { textVersion: waiver.version, textSha256: waiver.sha256 },
@@ -90,6 +93,10 @@ export class Checkout {
       case 'paid': {
         const done = await this.orders.paymentSucceeded(event);
         if (done.outcome === 'granted') this.onPaid();
+        if (done.outcome === 'amount_mismatch')
+          console.error(
+            `Order ${done.order.id} NOT fulfilled: paid ${done.paid.amount} ${done.paid.currency} for a price of ${done.order.price} ${done.order.currency}; closed as failed, no pack granted.`,
+          );
         return done;
       }
       case 'refunded':

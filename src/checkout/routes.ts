@@ -1,7 +1,8 @@
 import { ApiError } from '../errors.js';
 import { type CustomerLimiter, rateLimitedError } from '../gateway/limits.js';
 import { parseJsonBody } from '../http/json-body.js';
-import type { Route } from '../http/router.js';
+import { requireVerifiedEmail, type User } from '../accounts/index.js';
+import { type Guard, guarded, type Route } from '../http/router.js';
 import type { OfferJson, WaiverTextJson } from '../wire/site.js';
 import type { Catalogue } from './catalogue.js';
 import type { Checkout } from './checkout.js';
@@ -12,6 +13,8 @@ export interface CheckoutRouteDeps {
   catalogue: Catalogue;
   /** Checkouts per client address and minute, with the gateway's general limit. */
   limiter: CustomerLimiter;
+  /** The site's session guard (and CSRF check): a pack is bought for the signed-in account only. */
+  guard: Guard<{ user: User }>;
 }
 
 /** The body parsed as every JSON body is (src/http/json-body.ts); what it refuses is the checkout's invalid_body. */
@@ -23,8 +26,8 @@ function checkoutJson(bytes: Uint8Array): unknown {
   }
 }
 
-/** The site's public pack list and checkout. */
-export function checkoutRoutes({ checkout, catalogue, limiter }: CheckoutRouteDeps): Route[] {
+/** The site's public pack list, and checkout for a signed-in account. */
+export function checkoutRoutes({ checkout, catalogue, limiter, guard }: CheckoutRouteDeps): Route[] {
   const packs: OfferJson[] = catalogue.offers.map(({ id, name, kind, credits, price, currency, validMonths }) => ({
     id,
     name,
@@ -50,20 +53,20 @@ export function checkoutRoutes({ checkout, catalogue, limiter }: CheckoutRouteDe
       },
       handler: (ctx) => ctx.reply.json(200, { success: true, packs, withdrawalWaiver }),
     },
-    {
+    guarded(guard, {
       method: 'POST',
       path: '/api/checkout',
-      auth: 'public',
       doc: {
         summary:
-          'Buy a pack: { packId, email, withdrawalWaiver: { consent, acknowledgement, textVersion } }, both boxes true.',
+          'Buy a pack for the signed-in account, whose e-mail address must be verified (403 email_unverified): { packId, withdrawalWaiver: { consent, acknowledgement, textVersion } }, both boxes true.',
         response: '{ success, orderId, customerId, status, checkoutUrl } (test mode: status paid, packId)',
       },
-      handler: async (ctx) => {
+      handler: async (ctx, { user }) => {
         const limit = await limiter.consume(`checkout:${ctx.remoteAddress}`, 'general');
         if (!limit.allowed) throw rateLimitedError(limit);
-        ctx.reply.json(200, await checkout.start(checkoutJson(await ctx.body())));
+        requireVerifiedEmail(user);
+        ctx.reply.json(200, await checkout.start(checkoutJson(await ctx.body()), user));
       },
-    },
+    }),
   ];
 }

@@ -33,6 +33,7 @@ export function paymentEventOf(event: Stripe.Event): PaymentEvent | undefined {
         event: seen,
         checkoutSessionId: session.id,
         paymentIntentId: idOf(session.payment_intent),
+        paid: { amount: session.amount_total, currency: session.currency },
       };
     }
     case 'checkout.session.async_payment_failed':

@@ -17,6 +17,8 @@ const HOP_HEADERS = new Set([
   'content-length',
   'date',
   'uwebsockets',
+  'x-content-type-options',
+  'strict-transport-security',
   // The site's front end writes its own, the same id.
   'x-request-id',
 ]);

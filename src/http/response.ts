@@ -24,6 +24,15 @@ export const STATUS_TEXT: Record<number, string> = {
 };
 
 /**
+ * Headers on every answer of both roles (API, pages, errors, files): no browser guesses a type other than
+ * the one given (an SVG or JSON answer is never run as HTML or script).
+ */
+export const ALWAYS_HEADERS: readonly (readonly [string, string])[] = [['X-Content-Type-Options', 'nosniff']];
+
+/** Strict-Transport-Security on the site's answers when its public URL is https: a year, subdomains too. */
+export const HSTS: readonly [string, string] = ['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'];
+
+/**
  * The lingering close of an answer sent while the request body is still coming in (a 413, a 408, an
  * unknown path): the rest of the body is read and dropped for up to this long and this much, so a client
  * still writing can finish and read the answer. Closing at once made Node's clients (fetch, undici,
@@ -78,6 +87,8 @@ export class Reply {
   constructor(
     readonly res: HttpResponse,
     public bodyPending = false,
+    /** Headers every answer of this server carries (ALWAYS_HEADERS, and the site's HSTS over https). */
+    private readonly fixedHeaders: readonly (readonly [string, string])[] = ALWAYS_HEADERS,
   ) {
     res.onAborted(() => {
       this.aborted = true;
@@ -114,6 +125,7 @@ export class Reply {
       res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
       for (const [k, v] of Object.entries(headers)) res.writeHeader(k, v);
       for (const [k, v] of this.extraHeaders) res.writeHeader(k, v);
+      for (const [k, v] of this.fixedHeaders) res.writeHeader(k, v);
       if (status === 304) {
         res.endWithoutBody(0, close);
         return;
@@ -226,6 +238,7 @@ export class Reply {
       res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
       for (const [k, v] of Object.entries(headers)) res.writeHeader(k, v);
       for (const [k, v] of this.extraHeaders) res.writeHeader(k, v);
+      for (const [k, v] of this.fixedHeaders) res.writeHeader(k, v);
       if (length === 0) res.endWithoutBody(0);
     });
     if (length === 0) return true;

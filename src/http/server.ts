@@ -6,7 +6,7 @@ import { httpDuration, httpRequests } from '../observe/metrics.js';
 import type { RelayIdentity } from '../relay/signature.js';
 import type { RequestAuth } from './auth.js';
 import { collectBody } from './body.js';
-import { Reply } from './response.js';
+import { ALWAYS_HEADERS, Reply } from './response.js';
 import { matchRoute, type Method, type RequestContext, type Route } from './router.js';
 import { freeSocketPath, removeSocket, restrictSocket } from './unix-socket.js';
 import type { LoadedUws } from './uws.js';
@@ -23,6 +23,8 @@ export interface HttpSettings
   socketPath?: string;
   /** Which role's requests these are, in the metrics and the logs. */
   serves: 'engine' | 'site';
+  /** Headers on every answer besides ALWAYS_HEADERS (the site's Strict-Transport-Security over https). */
+  answerHeaders?: readonly (readonly [string, string])[];
 }
 
 export interface HttpServer {
@@ -68,6 +70,7 @@ export function startHttp(
   { uws }: LoadedUws,
 ): Promise<HttpServer> {
   const app = uws.App();
+  const fixedHeaders = [...ALWAYS_HEADERS, ...(config.answerHeaders ?? [])];
 
   app.any('/*', (res: HttpResponse, req: HttpRequest) => {
     const method = req.getCaseSensitiveMethod();
@@ -80,7 +83,7 @@ export function startHttp(
       if (!config.unreadHeaders.has(k)) headers[k] = v;
     });
     const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
-    const reply = new Reply(res, hasBody);
+    const reply = new Reply(res, hasBody, fixedHeaders);
     const started = performance.now();
     // One id per request, on its answer and its log line; written into the headers, so that a relay to an
     // engine passes it on (engine-client.ts), as it does a well-formed traceparent.

@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Route } from '../http/router.js';
 import { type Db, isMemoryDataDir, MARKETPLACE_PGLITE, openStore } from '../store/index.js';
+import { callsTaken, hardLimitedRoute } from './call-quota.js';
 import { ManagedAiMeter, type ManagedAiMeterOptions } from './managed-ai.js';
 import type { MonthKey } from './month.js';
 import { PLANS, type PlanTable } from './plans.js';
@@ -23,7 +24,15 @@ export interface Marketplace {
   managedAi: ManagedAiMeter;
   /** A user's managed-AI count for a month, exact; null before their first managed call of it. */
   managedUsage(user: string, month: MonthKey): Promise<ManagedUsage | null>;
-  /** The routes, each marketplace call counted by endpoint class (as they are with counting off). */
+  /**
+   * A hard-limited user's calls admitted this month (src/marketplace/call-quota.ts), exact; 0 before the
+   * first.
+   */
+  callsTaken(user: string, month: MonthKey): Promise<number>;
+  /**
+   * The routes, each marketplace call of a plan with no overage refused past its monthly calls, and each
+   * counted by endpoint class (unless counting is off).
+   */
   metered(routes: Route[]): Route[];
   /** The month's usage of every user, this engine's counts written first. */
   report(month: MonthKey): Promise<UsageReport>;
@@ -35,6 +44,8 @@ export interface Marketplace {
 export interface MarketplaceOptions {
   managedAi?: ManagedAiMeterOptions;
   usage?: Pick<MarketplaceCallCounterOptions, 'clock' | 'maxPending'>;
+  /** The clock of the hard limit on calls (its month). */
+  calls?: { clock?: () => Date };
   log?: (message: string) => void;
 }
 
@@ -52,13 +63,19 @@ export async function openMarketplace(config: Config, options: MarketplaceOption
   const { usageFlushMs } = config.marketplace;
   const usage =
     usageFlushMs === 0 ? undefined : new MarketplaceCallCounter(db, { flushMs: usageFlushMs, log, ...options.usage });
+  const callsClock = options.calls?.clock ?? (() => new Date());
   const callerOf = (headers: Readonly<Record<string, string>>) => managedAi.callerOf(headers);
   return {
     plans: PLANS,
     managedAi,
     managedUsage: (user, month) => managedUsage(db, user, month),
+    callsTaken: (user, month) => callsTaken(db, user, month),
     metered: (routes) =>
-      usage === undefined ? routes : routes.map((r) => (r.auth === undefined ? countedRoute(r, usage, callerOf) : r)),
+      routes.map((r) => {
+        if (r.auth !== undefined) return r;
+        const limited = hardLimitedRoute(r, db, PLANS, config.marketplace, callsClock);
+        return usage === undefined ? limited : countedRoute(limited, usage, callerOf);
+      }),
     async report(month) {
       await usage?.flush();
       return usageReport(db, month, PLANS);

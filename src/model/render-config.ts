@@ -1,3 +1,4 @@
+import type { ColorSpace } from './cmyk.js';
 import type { PrintSize } from './print-size.js';
 import type {
   EccLevel,
@@ -48,6 +49,8 @@ export interface RenderConfig {
   outputHeight?: number;
   pixelsPerModule?: number;
   printSize?: PrintSize;
+  /** PDF and EPS only: cmyk writes every colour as DeviceCMYK (model/cmyk.ts). Default rgb. */
+  colorSpace?: ColorSpace;
   /** How small the design may be printed to be read from this far (render/print-check.ts). */
   printCheck?: { distanceCm: number };
   strictScannability: boolean;

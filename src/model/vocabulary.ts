@@ -120,6 +120,7 @@ export const FILE_FORMATS = {
   webp: 'image/webp',
   svg: 'image/svg+xml',
   pdf: 'application/pdf',
+  eps: 'application/postscript',
 } as const;
 export type FileFormat = keyof typeof FILE_FORMATS;
 
@@ -130,4 +131,5 @@ export const FORMAT_NAMES: Record<FileFormat, string> = {
   webp: 'WebP',
   svg: 'SVG',
   pdf: 'PDF',
+  eps: 'EPS',
 };

@@ -7,6 +7,7 @@ import { weakestContrast } from '../model/contrast.js';
 import type { Layout } from '../model/layout.js';
 import type { IndexedRaster, Raster } from '../model/raster.js';
 import type { RenderConfig } from '../model/render-config.js';
+import type { ColorSpace } from '../model/cmyk.js';
 import type { PrintSize } from '../model/print-size.js';
 import { FILE_FORMATS, FORMAT_NAMES, type FileFormat } from '../model/vocabulary.js';
 import { encode } from '../qr/encode.js';
@@ -14,6 +15,7 @@ import { DataTooLongError, type QrSymbol } from '../qr/types.js';
 import { withDensity } from './formats/density.js';
 import { encodeJpg } from './formats/jpeg.js';
 import { jpegGrey } from './formats/jpeg-grey.js';
+import { sceneToEps } from './formats/eps.js';
 import { sceneToPdf } from './formats/pdf.js';
 import { encodePng } from './formats/png.js';
 import { encodeWebpImage } from './formats/webp.js';
@@ -86,7 +88,7 @@ export async function designScene(task: RenderTask, lap: (stage: string) => void
  * Refuses a vector document over budget, before it is rasterized or turned into a PDF. The PDF is written
  * from the same paths as the SVG, so the SVG's length measures both.
  */
-export function checkVectorBudget(bytes: number, format: 'svg' | 'pdf'): void {
+export function checkVectorBudget(bytes: number, format: 'svg' | 'pdf' | 'eps'): void {
   if (bytes > BUDGETS.vectorBytes) {
     throw new ApiError('OUTPUT_TOO_COMPLEX', {
       message: `The ${FORMAT_NAMES[format]} would hold ${(bytes / 1048576).toFixed(1)} MB of vector paths, over the ${BUDGETS.vectorBytes / 1048576} MB vector budget. Shorten the content, use simpler module shapes, or export a raster format (PNG, JPEG or WebP).`,
@@ -128,12 +130,18 @@ async function writeFile(
   d: Designed,
   format: FileFormat,
   print: PrintSize | undefined,
+  space: ColorSpace,
   lap: (stage: string) => void,
 ): Promise<{ bytes: Uint8Array; checked: Raster; drawn?: ResidentRaster }> {
-  if (format === 'svg' || format === 'pdf') {
+  if (format === 'svg' || format === 'pdf' || format === 'eps') {
     const svg = sceneToSvg(d.scene, print);
     checkVectorBudget(svg.length, format);
-    const bytes = format === 'svg' ? utf8.encode(svg) : sceneToPdf(d.scene, print);
+    const bytes =
+      format === 'svg'
+        ? utf8.encode(svg)
+        : format === 'pdf'
+          ? sceneToPdf(d.scene, print, space)
+          : sceneToEps(d.scene, print, space);
     lap(format);
     const drawn = sceneRaster(d);
     lap('raster');
@@ -178,7 +186,7 @@ export async function renderOnce(task: RenderTask): Promise<Rendered> {
   const format = cfg.fileFormat;
 
   stopIfRaised(task.stop);
-  const { bytes, checked, drawn } = await writeFile(designed, format, cfg.printSize, lap);
+  const { bytes, checked, drawn } = await writeFile(designed, format, cfg.printSize, cfg.colorSpace ?? 'rgb', lap);
   let verdict: Verdict;
   try {
     stopIfRaised(task.stop);

@@ -11,7 +11,7 @@ const MONTH_PATTERN = '^\\d{4}-(0[1-9]|1[0-2])$';
 const checkoutSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['withdrawalWaiver', 'packId', 'email'],
+  required: ['withdrawalWaiver', 'packId'],
   properties: {
     withdrawalWaiver: {
       type: 'object',
@@ -34,7 +34,6 @@ const checkoutSchema = {
       },
     },
     packId: { type: 'string', description: 'packId must be the id of a pack GET /api/packs lists.' },
-    email: { type: 'string', description: 'email must be an e-mail address.' },
   },
 } as const;
 

@@ -46,6 +46,11 @@ export function prepareRender(body: QrConfigBody, assets: RenderAssets): Prepare
     });
   }
   if (body.printSize) config.outputWidth = printedWidth(body);
+  if (config.colorSpace === 'cmyk' && config.fileFormat !== 'pdf' && config.fileFormat !== 'eps')
+    throw new ApiError('INVALID_FIELD_VALUE', {
+      message: `colorSpace cmyk is for the print formats, pdf and eps; ${config.fileFormat} is always RGB.`,
+      field: 'colorSpace',
+    });
   const raise = hasLogo ? eccHFor(config.eccLevel, 'a logo') : null;
   if (raise) {
     corrections.push(raise);

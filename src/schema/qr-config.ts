@@ -170,6 +170,12 @@ export const designProperties = {
       dpi: range(LIMITS.printDpi, `Dots per inch of the raster (${LIMITS.printDpi.min}–${LIMITS.printDpi.max}).`, true),
     },
   },
+  colorSpace: {
+    type: 'string',
+    enum: ['rgb', 'cmyk'],
+    description:
+      'PDF and EPS: the colour space the file is written in. cmyk converts every colour, gradient and image to DeviceCMYK by the device formula (K = 1 − max(R, G, B)). Default rgb.',
+  },
   printCheck: {
     type: 'object',
     additionalProperties: false,

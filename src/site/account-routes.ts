@@ -1,3 +1,4 @@
+import { checkEmail, EMAIL_TOKEN_LIFETIME_MS, requireVerifiedEmail } from '../accounts/index.js';
 import type { Accounts, ApiKeyInfo, LedgerEntry, Pack, People, User } from '../accounts/types.js';
 import { ApiError } from '../errors.js';
 import { admitCustomerCall, requireStudio } from '../gateway/customer-checks.js';
@@ -17,6 +18,7 @@ import type {
   UsageDayJson,
   UserJson,
 } from '../wire/site.js';
+import type { AccountMail, AccountMailer } from './account-mail.js';
 import { readForm } from './form-body.js';
 import type { SessionCookies } from './session-cookies.js';
 import type { VisitorLimits } from './visitors.js';
@@ -26,6 +28,9 @@ export interface AccountDeps extends GatewayDeps {
   people: People;
   cookies: SessionCookies;
   visitors: VisitorLimits;
+  mailer: AccountMailer;
+  /** The site's origin, which the links in its e-mails open. */
+  publicUrl: string;
 }
 
 /** Ledger entries and usage days the dashboard may ask for at most. */
@@ -37,7 +42,13 @@ interface Credentials {
   password: string;
 }
 
-const userJson = (u: User): UserJson<Date> => ({ email: u.email, customerId: u.customerId, createdAt: u.createdAt });
+const userJson = (u: User): UserJson<Date> => ({
+  email: u.email,
+  emailVerified: u.emailVerified,
+  customerId: u.customerId,
+  createdAt: u.createdAt,
+});
+const minutes = (ms: number) => ms / 60_000;
 const keyJson = (k: ApiKeyInfo): KeyJson<Date> => ({
   id: k.id,
   start: k.start,
@@ -81,7 +92,16 @@ const ok = (ctx: RequestContext, body: Record<string, unknown>) => ctx.reply.jso
  * Every POST carries the X-CSRF-Token of its browser (src/site/session-cookies.ts).
  */
 export function accountRoutes(deps: AccountDeps): Route[] {
-  const { accounts, people, cookies, visitors } = deps;
+  const { accounts, people, cookies, visitors, mailer } = deps;
+  // The token goes in the fragment: browsers never send it to a server, nor in a Referer.
+  const link = (page: string, token: string) => `${deps.publicUrl}/${page}#token=${token}`;
+  /** Mailed after the answer, so the time taken says nothing of the address. */
+  const mail = (m: AccountMail) => void mailer.send(m);
+  const sendVerification = async (userId: string, email?: string) => {
+    const v = await people.verificationToken(userId, email);
+    mail({ kind: 'verify', to: v.email, link: link('verify-email', v.token) });
+    return v.email;
+  };
   const route = (method: 'GET' | 'POST', path: string, summary: string, response: string, body?: string) =>
     ({ method, path, doc: { summary, response, ...(body && { body }) } }) as const;
 
@@ -109,7 +129,7 @@ export function accountRoutes(deps: AccountDeps): Route[] {
       ...route(
         'POST',
         '/api/session/signup',
-        'Creates an account (a customer) and signs this browser in. The password: 10 to 200 characters, not the e-mail address. Attempts are limited per client address (QR_LIMIT_SIGNIN per 15 minutes).',
+        'Creates an account (a customer) and signs this browser in, and mails a link verifying the address (24 hours); until it is opened the account cannot buy, make keys or spend credits (403 email_unverified). The password: 10 to 200 characters, not the e-mail address. Attempts are limited per client address (QR_LIMIT_SIGNIN per 15 minutes).',
         '{ success, user, csrfToken }; sets the session cookie.',
         'credentials',
       ),
@@ -118,6 +138,7 @@ export function accountRoutes(deps: AccountDeps): Route[] {
         await visitors.attempt(ctx.remoteAddress);
         const { email, password } = await readForm<Credentials>(ctx, 'credentials');
         const session = await people.signUp(email, password);
+        await sendVerification(session.user.id);
         ok(ctx, { user: userJson(session.user), csrfToken: cookies.begin(ctx, session) } satisfies SignedInJson<Date>);
       },
     },
@@ -157,6 +178,117 @@ export function accountRoutes(deps: AccountDeps): Route[] {
         const ended = await people.signOutEverywhere(s.user.id);
         cookies.end(ctx);
         ok(ctx, { ended });
+      },
+    }),
+    {
+      ...route(
+        'POST',
+        '/api/session/verify-email',
+        `Verifies the address with the token of the link mailed to it (once, within ${minutes(EMAIL_TOKEN_LIFETIME_MS.verify) / 60} hours); a new address of a change takes effect now. No session needed: the link may open in another browser. An unknown, used or expired token is 400 invalid_token; an address another account verified meanwhile 409 customer_exists.`,
+        '{ success, user }',
+        'emailToken',
+      ),
+      handler: async (ctx) => {
+        await cookies.checkForm(ctx);
+        const { token } = await readForm<{ token: string }>(ctx, 'emailToken');
+        const user = await people.verifyEmail(token);
+        if (user === null) throw new ApiError('invalid_token', { field: 'token' });
+        ok(ctx, { user: userJson(user) });
+      },
+    },
+    guarded(cookies.guard, {
+      ...route(
+        'POST',
+        '/api/session/verify-email/resend',
+        'Mails a new verification link to the account’s address (limited as sign-in attempts are).',
+        '{ success, email }',
+      ),
+      handler: async (ctx, { user }) => {
+        await visitors.attempt(ctx.remoteAddress, user.email);
+        ok(ctx, { email: await sendVerification(user.id) });
+      },
+    }),
+    {
+      ...route(
+        'POST',
+        '/api/session/password-reset',
+        `Mails a link to reset the password of the account with this address (once, within ${minutes(EMAIL_TOKEN_LIFETIME_MS.reset)} minutes). Always 202, whether an account has the address or not. Limited as sign-in attempts are.`,
+        '202 { success }',
+        'emailOnly',
+      ),
+      handler: async (ctx) => {
+        await cookies.checkForm(ctx);
+        const { email } = await readForm<{ email: string }>(ctx, 'emailOnly');
+        await visitors.attempt(ctx.remoteAddress, email);
+        const reset = await people.passwordResetToken(email);
+        if (reset !== null) mail({ kind: 'reset', to: reset.email, link: link('reset-password', reset.token) });
+        ctx.reply.json(202, { success: true });
+      },
+    },
+    {
+      ...route(
+        'POST',
+        '/api/session/password-reset/confirm',
+        'Sets a new password with the token of a reset link (once), and ends every session of the account; sign in again. An unknown, used or expired token is 400 invalid_token.',
+        '{ success }',
+        'passwordReset',
+      ),
+      handler: async (ctx) => {
+        await cookies.checkForm(ctx);
+        const { token, password } = await readForm<{ token: string; password: string }>(ctx, 'passwordReset');
+        if (!(await people.resetPassword(token, password))) throw new ApiError('invalid_token', { field: 'token' });
+        ok(ctx, {});
+      },
+    },
+    guarded(cookies.guard, {
+      ...route(
+        'POST',
+        '/api/account/password',
+        'A new password; the current one is asked (403 wrong_password). Every other session of the account ends.',
+        '{ success }',
+        'passwordChange',
+      ),
+      handler: async (ctx, s) => {
+        const form = await readForm<{ currentPassword: string; password: string }>(ctx, 'passwordChange');
+        await visitors.attempt(ctx.remoteAddress, s.user.email);
+        await people.changePassword(s.user.id, s.token, form.currentPassword, form.password);
+        ok(ctx, {});
+      },
+    }),
+    guarded(cookies.guard, {
+      ...route(
+        'POST',
+        '/api/account/email',
+        'Changes the address: a link is mailed to the new one, and the change takes effect when it is opened (until then the account keeps its address). The password is asked (403 wrong_password); an address another account holds is 409 customer_exists.',
+        '202 { success, pendingEmail }',
+        'emailChange',
+      ),
+      handler: async (ctx, { user }) => {
+        const form = await readForm<{ email: string; password: string }>(ctx, 'emailChange');
+        await visitors.attempt(ctx.remoteAddress, user.email);
+        await people.checkPassword(user.id, form.password);
+        const pendingEmail = await sendVerification(user.id, checkEmail(form.email));
+        ctx.reply.json(202, { success: true, pendingEmail });
+      },
+    }),
+    guarded(cookies.guard, {
+      ...route(
+        'POST',
+        '/api/account/delete',
+        'Deletes the account; the password is asked (403 wrong_password). Its keys are revoked at once, every session ends, and the address and password hash are erased; orders and credit movements are kept for accounting, without the person.',
+        '{ success }; deletes the cookie.',
+        'passwordOnly',
+      ),
+      handler: async (ctx, { user }) => {
+        const { password } = await readForm<{ password: string }>(ctx, 'passwordOnly');
+        await visitors.attempt(ctx.remoteAddress, user.email);
+        await people.checkPassword(user.id, password);
+        // Revoked through the accounts first, so every instance forgets the keys within the second.
+        for (const k of await accounts.listKeys(user.customerId))
+          if (k.revokedAt === null) await accounts.revokeKey(k.id);
+        await people.eraseAccount(user.id);
+        cookies.end(ctx);
+        ok(ctx, {});
       },
     }),
     guarded(cookies.guard, {
@@ -219,12 +351,13 @@ export function accountRoutes(deps: AccountDeps): Route[] {
       ...route(
         'POST',
         '/api/account/keys',
-        'Issues an API key for the /api/v1 gateway. Needs an active Studio pack (402 studio_required). The key is in this answer only: it is stored as a hash.',
+        'Issues an API key for the /api/v1 gateway. Needs a verified address (403 email_unverified) and an active Studio pack (402 studio_required); an account holds at most 25 live keys (409 key_limit_reached: revoke one first). The key is in this answer only: it is stored as a hash.',
         '{ success, key: { id, key, start, name, createdAt } }',
         'keyName',
       ),
       handler: async (ctx, { user }) => {
         const { name } = await readForm<{ name?: string }>(ctx, 'keyName');
+        requireVerifiedEmail(user);
         await requireStudio(accounts, user.customerId, deps.settings);
         const k = await accounts.issueKey(user.customerId, { name });
         ok(ctx, { key: { ...keyJson(k), key: k.key } satisfies IssuedKeyJson<Date> });
@@ -247,11 +380,12 @@ export function accountRoutes(deps: AccountDeps): Route[] {
       ...route(
         'POST',
         '/api/account/ai',
-        'The Studio’s AI design for the signed-in account: the body and answer of POST /api/qr/ai/generate/server, one credit spent on success and none on failure, the AI limit of the account’s customer. An Idempotency-Key header works as there.',
+        'The Studio’s AI design for the signed-in account (its address verified, else 403 email_unverified): the body and answer of POST /api/qr/ai/generate/server, one credit spent on success and none on failure, the AI limit of the account’s customer. An Idempotency-Key header works as there.',
         'As POST /api/qr/ai/generate/server, with creditsRemaining.',
         'aiGenerateManaged',
       ),
       handler: async (ctx, { user }) => {
+        requireVerifiedEmail(user);
         await admitCustomerCall(deps, ctx, user.customerId, 'ai');
         const call = relayCall({
           method: 'POST',

@@ -7,6 +7,26 @@ const email = {
   description: 'E-mail address; compared case-insensitively.',
 } as const;
 
+const token = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 100,
+  description: 'The token from the link in the e-mail.',
+} as const;
+const newPassword = {
+  type: 'string',
+  minLength: PASSWORD_MIN_LENGTH,
+  maxLength: PASSWORD_MAX_LENGTH,
+  description: `The new password: ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`,
+} as const;
+// A password too short to exist is a wrong one (403 wrong_password), not a malformed form.
+const currentPassword = {
+  type: 'string',
+  minLength: 1,
+  maxLength: PASSWORD_MAX_LENGTH,
+  description: 'The account’s current password.',
+} as const;
+
 const credentials = (passwordMinLength: number, description: string) =>
   ({
     type: 'object',
@@ -25,10 +45,42 @@ const credentials = (passwordMinLength: number, description: string) =>
 export const SITE_FORMS = {
   credentials: credentials(
     PASSWORD_MIN_LENGTH,
-    `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters; stored as an argon2id hash.`,
+    `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters, not containing the e-mail address's local part, not a common or easily guessed password (zxcvbn score 3 or more); stored as an argon2id hash.`,
   ),
   // A password too short to exist is a wrong password (401 invalid_credentials), not a malformed form.
   signIn: credentials(1, 'The account’s password.'),
+  /** The token of a link mailed to the person (43 characters: 256 bits in base64url). */
+  emailToken: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['token'],
+    properties: { token },
+  },
+  emailOnly: { type: 'object', additionalProperties: false, required: ['email'], properties: { email } },
+  passwordReset: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['token', 'password'],
+    properties: { token, password: newPassword },
+  },
+  passwordChange: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['currentPassword', 'password'],
+    properties: { currentPassword: currentPassword, password: newPassword },
+  },
+  emailChange: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['email', 'password'],
+    properties: { email, password: currentPassword },
+  },
+  passwordOnly: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['password'],
+    properties: { password: currentPassword },
+  },
   keyName: {
     type: 'object',
     additionalProperties: false,

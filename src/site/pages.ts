@@ -40,7 +40,6 @@ export const CONTENT_SECURITY_POLICY = [
 
 const PAGE_HEADERS = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-  'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
   // Revalidated on every visit, so a new release's pages (and the hashed assets they name) are seen at once.
   'Cache-Control': 'no-cache',
@@ -121,10 +120,7 @@ export function pageRoutes(dir: string, log: (msg: string) => void): Route[] {
   const assetDir = join(dir, 'assets');
   if (existsSync(assetDir)) {
     for (const name of readdirSync(assetDir))
-      assets.set(
-        name,
-        load(join(assetDir, name), { 'Cache-Control': ASSET_CACHE, 'X-Content-Type-Options': 'nosniff' }),
-      );
+      assets.set(name, load(join(assetDir, name), { 'Cache-Control': ASSET_CACHE }));
   }
   routes.push({
     method: 'GET',

@@ -4,7 +4,6 @@ import { CATALOGUE } from '../checkout/catalogue.js';
 import { Checkout } from '../checkout/checkout.js';
 import { type PaymentProvider, TEST_MODE } from '../checkout/payments.js';
 import { describeDestination, ReceiptSender, receiptDestination } from '../checkout/receipts.js';
-import { checkoutRoutes } from '../checkout/routes.js';
 import type { StripePayments } from '../checkout/stripe.js';
 import { STRIPE_WEBHOOK_PATH, stripeWebhookRoute } from '../checkout/stripe-webhook.js';
 import { type Config, isLoopback } from '../config.js';
@@ -18,6 +17,7 @@ import type { RequestAuth } from '../http/auth.js';
 import { opsRoutes } from '../http/ops-routes.js';
 import { configureLogs } from '../observe/log.js';
 import type { Route } from '../http/router.js';
+import { HSTS } from '../http/response.js';
 import { startHttp } from '../http/server.js';
 import type { LoadedUws } from '../http/uws.js';
 import { connectRedis } from '../redis.js';
@@ -52,8 +52,9 @@ const SITE_AUTH: RequestAuth = {
 
 /**
  * Who takes the money for packs: Stripe when configured. Without a payment provider the site sells in test
- * mode (every order paid at once, no money moved), only on a loopback address, and says so, as the engine
- * does of its open mode; on any other address it sells nothing.
+ * mode (every order paid at once, no money moved) only when asked (QR_CHECKOUT_TEST_MODE=1) and on a
+ * loopback address, and says so, as the engine does of its open mode; otherwise it sells nothing: a
+ * reverse proxy on the same host must not hand out free packs to the internet.
  */
 async function paymentProvider(
   config: Config,
@@ -69,14 +70,16 @@ async function paymentProvider(
     const payments = new StripePayments(stripe, config.site.payments);
     return { provider: payments, stripe: payments };
   }
-  if (isLoopback(config.host)) {
+  if (config.site.payments.testMode && isLoopback(config.host)) {
     log(
-      `Checkout runs in TEST MODE: no payment provider is configured, so every order is paid at once and no money moves (loopback only, ${config.host}).`,
+      `Checkout runs in TEST MODE: QR_CHECKOUT_TEST_MODE=1 and no payment provider is configured, so every order is paid at once and no money moves (loopback only, ${config.host}).`,
     );
     return { provider: TEST_MODE };
   }
   log(
-    `No payment provider is configured and HOST=${config.host} is not loopback: checkout is off (503 checkout_unavailable).`,
+    config.site.payments.testMode
+      ? `QR_CHECKOUT_TEST_MODE=1 is ignored: HOST=${config.host} is not loopback, and no payment provider is configured, so checkout is off (503 checkout_unavailable).`
+      : 'No payment provider is configured and QR_CHECKOUT_TEST_MODE is not 1: checkout is off (503 checkout_unavailable).',
   );
   return { provider: undefined };
 }
@@ -140,10 +143,9 @@ export async function startSite(
   const apiRoutes: Route[] = [
     ...opsRoutes({ role: 'site', metricsToken: config.metricsToken, notReady: () => storeDown(db) }),
     ...gatewayRoutes(gateway),
-    ...checkoutRoutes({ checkout, catalogue: CATALOGUE, limiter }),
     ...(stripe === undefined ? [] : [stripeWebhookRoute(stripe, checkout)]),
   ];
-  const web = webRoutes({ ...gateway, config, db, redis, clock: options.accounts?.clock, log }, apiRoutes);
+  const web = webRoutes({ ...gateway, config, db, redis, checkout, clock: options.accounts?.clock, log }, apiRoutes);
   const stopMaintenance = startMaintenance(accounts, { log, people: web.people });
   const routes: Route[] = [
     ...apiRoutes,
@@ -161,6 +163,7 @@ export async function startSite(
       maxMultipartBytes: config.site.maxBodyBytes,
       unreadHeaders: new Set(),
       serves: 'site',
+      answerHeaders: config.site.publicUrl.startsWith('https://') ? [HSTS] : [],
     },
     routes,
     SITE_AUTH,
@@ -175,6 +178,7 @@ export async function startSite(
     close: async () => {
       http.close();
       await receipts?.close();
+      web.close();
       await stopMaintenance();
       await engine.close();
       await accounts.close();

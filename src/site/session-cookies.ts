@@ -66,6 +66,16 @@ export class SessionCookies {
     this.checkCsrf(ctx, readCookies(ctx.headers.cookie).get(this.preSessionName));
   }
 
+  /**
+   * A form that needs no session (a link's token, a reset request): the X-CSRF-Token of this browser's
+   * session when it has one, else of its pre-session cookie.
+   */
+  async checkForm(ctx: RequestContext): Promise<void> {
+    const s = await this.current(ctx);
+    if (s === null) this.checkPreSession(ctx);
+    else this.checkCsrf(ctx, s.token);
+  }
+
   private checkCsrf(ctx: RequestContext, cookieToken: string | undefined): void {
     if (cookieToken === undefined || !sameToken(ctx.headers['x-csrf-token'], csrfTokenOf(cookieToken)))
       throw new ApiError('csrf_failed');

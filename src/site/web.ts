@@ -3,9 +3,13 @@ import { createPeople } from '../accounts/index.js';
 import type { Accounts, Clock, People } from '../accounts/types.js';
 import type { Config } from '../config.js';
 import type { GatewayDeps } from '../gateway/gateway.js';
+import { CATALOGUE } from '../checkout/catalogue.js';
+import type { Checkout } from '../checkout/checkout.js';
+import { checkoutRoutes } from '../checkout/routes.js';
 import type { Route } from '../http/router.js';
 import type { Db } from '../store/index.js';
 import type { Redis } from 'ioredis';
+import { AccountMailer } from './account-mail.js';
 import { accountRoutes } from './account-routes.js';
 import { openApiRoutes } from './openapi.js';
 import { pageRoutes, WEB_BUILD_DIR } from './pages.js';
@@ -20,6 +24,7 @@ export interface WebDeps extends GatewayDeps {
   config: Config;
   db: Db;
   redis: Redis | undefined;
+  checkout: Checkout;
   clock?: Clock;
   log: (msg: string) => void;
 }
@@ -29,13 +34,21 @@ export interface WebDeps extends GatewayDeps {
  * routes, the OpenAPI documents, and the built pages. `apiRoutes` are the routes the site serves besides
  * (the gateway), listed in its document with these.
  */
-export function webRoutes(deps: WebDeps, apiRoutes: Route[]): { people: People; routes: Route[] } {
+export function webRoutes(deps: WebDeps, apiRoutes: Route[]): { people: People; routes: Route[]; close: () => void } {
   const people = createPeople(deps.db, { clock: deps.clock });
   const cookies = new SessionCookies(people, deps.config.site.publicUrl.startsWith('https://'));
   const visitors = new VisitorLimits(deps.config, deps.redis, deps.log);
-  const account = accountRoutes({ ...deps, people, cookies, visitors });
+  const mailer = new AccountMailer(deps.config.site.receipts, deps.log);
+  const account = [
+    ...accountRoutes({ ...deps, people, cookies, visitors, mailer, publicUrl: deps.config.site.publicUrl }),
+    ...checkoutRoutes({ checkout: deps.checkout, catalogue: CATALOGUE, limiter: deps.limiter, guard: cookies.guard }),
+  ];
   const studio = studioRoutes({ engine: deps.engine, settings: deps.settings, visitors });
   const documented = (): Route[] => [...apiRoutes, ...account, ...studio, ...docs];
   const docs = openApiRoutes(documented, deps.engine, VERSION, deps.settings.maxOutputBytes);
-  return { people, routes: [...account, ...studio, ...docs, ...pageRoutes(WEB_BUILD_DIR, deps.log)] };
+  return {
+    people,
+    routes: [...account, ...studio, ...docs, ...pageRoutes(WEB_BUILD_DIR, deps.log)],
+    close: () => mailer.close(),
+  };
 }

@@ -7,7 +7,15 @@ export {
   type QueryResult,
   type Row,
 } from './db.js';
-export { isMemoryDataDir, MEMORY_DATA_DIR, readDataDirSecret, readOrCreateSecret, replaceSecret } from './data-dir.js';
+export {
+  DataDirPermissionError,
+  isMemoryDataDir,
+  MEMORY_DATA_DIR,
+  readDataDirSecret,
+  readOrCreateSecret,
+  replaceSecret,
+  secureDataDir,
+} from './data-dir.js';
 export {
   ACCOUNTS_PGLITE,
   announceAdminPort,

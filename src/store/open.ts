@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Db } from './db.js';
-import { isMemoryDataDir } from './data-dir.js';
+import { isMemoryDataDir, secureDataDir } from './data-dir.js';
 import { ACCOUNTS_PGLITE, type LockRole, lockDataDir } from './data-dir-lock.js';
 import { migrate } from './migrate.js';
 import { openPglite } from './pglite.js';
@@ -41,6 +41,8 @@ export async function openStore(options: StoreOptions): Promise<Db> {
     await migrate(db);
     return db;
   }
+  // Before PGlite writes a file: the directory and what is in it the process's alone (and its umask 077).
+  secureDataDir(options.dataDir);
   const directory = options.pglite ?? ACCOUNTS_PGLITE;
   const release = lockDataDir(options.dataDir, options.role ?? 'site', directory);
   let db: Db;
@@ -52,6 +54,10 @@ export async function openStore(options: StoreOptions): Promise<Db> {
   }
   try {
     await migrate(db);
+    // PGlite (Emscripten's file system) makes its files 0666 whatever the umask, initdb's ~1,000 included:
+    // tightened once it is open, and again at close for those made meanwhile (the directories, 0700, keep
+    // everyone else out in between).
+    secureDataDir(options.dataDir);
   } catch (e) {
     await db.close();
     release();
@@ -62,6 +68,7 @@ export async function openStore(options: StoreOptions): Promise<Db> {
     async close() {
       try {
         await db.close();
+        secureDataDir(options.dataDir);
       } finally {
         release();
       }

@@ -10,6 +10,8 @@
 
 export interface UserJson<Time = string> {
   email: string;
+  /** Whether the address is verified: buying, keys and AI credits need it. */
+  emailVerified: boolean;
   customerId: string;
   createdAt: Time;
 }

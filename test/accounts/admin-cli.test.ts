@@ -16,7 +16,7 @@ import { newSchemaName, openTestDatabase, TEST_DATABASE_URL } from '../helpers/d
 
 // The built modules, as the CLI runs them: admin bodies are checked by validators compiled at build time.
 const built = (file: string) => new URL(`../../dist/src/${file}`, import.meta.url).href;
-const { createAccounts, resolvePepper } = (await import(
+const { createAccounts, MAX_LIVE_KEYS, resolvePepper } = (await import(
   built('accounts/index.js')
 )) as typeof import('../../src/accounts/index.js');
 const { isLoopbackAddress, openAdminAccess, readAdminToken, SITE_ADMIN } = (await import(
@@ -355,6 +355,17 @@ describe('admin CLI with DATABASE_URL', () => {
       } finally {
         await probe.close();
       }
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'refuses a key past the live-key cap (409 key_limit_reached), counting keys issued elsewhere',
+    async () => {
+      const customer = await site.createCustomer(`cap-${schema}@example.com`);
+      for (let i = 0; i < MAX_LIVE_KEYS; i++) await site.issueKey(customer.id);
+      const body = await fails(['key', 'issue', '--customer', customer.id], env);
+      expect(body).toMatchObject({ code: 'key_limit_reached', error: expect.stringMatching(/25 live API keys/) });
     },
     CLI_TEST_TIMEOUT_MS,
   );

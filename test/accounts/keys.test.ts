@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccounts, isWellFormedKey, KEY_PREFIX } from '../../src/accounts/index.js';
+import { createAccounts, isWellFormedKey, KEY_PREFIX, MAX_LIVE_KEYS } from '../../src/accounts/index.js';
 import type { Accounts } from '../../src/accounts/index.js';
 import {
   countingDb,
@@ -47,6 +47,29 @@ describe.each(DRIVERS)('API keys on %s', (driver) => {
       expect(k.revokedAt).toBeNull();
     }
     expect(new Set(keys.map((k) => k.key)).size).toBe(3);
+  });
+
+  it('holds at most MAX_LIVE_KEYS live keys per customer, exactly when issued at once from two pools', async () => {
+    const customer = await newCustomer('cap');
+    const other = createAccounts(t.anotherPool(), { pepper: PEPPER, clock: clock.now });
+    try {
+      const first = await Promise.all(Array.from({ length: MAX_LIVE_KEYS - 2 }, () => accounts.issueKey(customer.id)));
+      // Ten at once, half through another pool (a second instance): two more are issued, eight refused.
+      const tries = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? accounts : other).issueKey(customer.id)),
+      );
+      const refused = tries.filter((r) => r.status === 'rejected');
+      expect(tries.length - refused.length).toBe(2);
+      for (const r of refused)
+        expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'key_limit_reached', status: 409 });
+      expect((await accounts.listKeys(customer.id)).filter((k) => k.revokedAt === null)).toHaveLength(MAX_LIVE_KEYS);
+      // A revoked key frees its place; revoked keys never count.
+      await accounts.revokeKey(first[0]!.id);
+      await accounts.issueKey(customer.id);
+      await expect(accounts.issueKey(customer.id)).rejects.toMatchObject({ code: 'key_limit_reached' });
+    } finally {
+      await other.close();
+    }
   });
 
   it('refuses malformed keys without a database query, and looks up well-formed unknown ones once', async () => {

@@ -58,8 +58,14 @@ describe('the waiver of the right of withdrawal', () => {
 describe('Config.site.payments', () => {
   const keys = { STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_def456' };
 
-  it('has no provider by default and returns buyers to the pricing page', () => {
-    expect(loadConfig({}).site.payments).toEqual({ stripe: undefined, returnUrl: 'http://127.0.0.1:3001/pricing' });
+  it('has no provider and no test mode by default, and returns buyers to the pricing page', () => {
+    expect(loadConfig({}).site.payments).toEqual({
+      stripe: undefined,
+      returnUrl: 'http://127.0.0.1:3001/pricing',
+      testMode: false,
+    });
+    expect(loadConfig({ QR_CHECKOUT_TEST_MODE: '1' }).site.payments.testMode).toBe(true);
+    expect(loadConfig({ QR_CHECKOUT_TEST_MODE: 'yes' }).site.payments.testMode).toBe(false);
   });
 
   it('reads Stripe’s keys, both or neither, and a local API for tests', () => {

@@ -31,12 +31,14 @@ function checkoutSuite(driver: DriverName): void {
     const f = accountsFixture(driver);
     let stripe: FakeStripe;
     let buyers = 0;
-    const email = () => `checkout-${driver}-${buyers++}@example.com`;
     const body = (over: Record<string, unknown> = {}) => ({
       packId: 'studio',
-      email: email(),
       withdrawalWaiver: GIVEN_WAIVER,
       ...over,
+    });
+    /** The signed-in buyer the site passes: an existing customer. */
+    const buyer = async () => ({
+      customerId: (await f.accounts.createCustomer(`checkout-${driver}-${buyers++}@example.com`)).id,
     });
 
     beforeAll(async () => {
@@ -57,18 +59,24 @@ function checkoutSuite(driver: DriverName): void {
 
     it('sells nothing without a provider', async () => {
       const checkout = new Checkout(f.accounts, CATALOGUE, undefined);
-      expect(await refusal(checkout.start(body()))).toMatchObject({ code: 'checkout_unavailable', status: 503 });
+      expect(await refusal(checkout.start(body(), await buyer()))).toMatchObject({
+        code: 'checkout_unavailable',
+        status: 503,
+      });
     });
 
     it('refuses bodies with the code, status and field the site answers', async () => {
       const checkout = new Checkout(f.accounts, CATALOGUE, TEST_MODE);
       const invalid = (field?: string) => ({ code: 'invalid_body', status: 400, field });
-      expect(await refusal(checkout.start([]))).toEqual(invalid());
-      expect(await refusal(checkout.start(body({ coupon: 'x' })))).toEqual(invalid('coupon'));
-      expect(await refusal(checkout.start(body({ packId: 'gold' })))).toEqual(invalid('packId'));
-      expect(await refusal(checkout.start(body({ email: 42 })))).toEqual(invalid('email'));
-      const waiver = (w: unknown, field: string) =>
-        expect(refusal(checkout.start(body({ withdrawalWaiver: w })))).resolves.toEqual({
+      expect(await refusal(checkout.start([], await buyer()))).toEqual(invalid());
+      expect(await refusal(checkout.start(body({ coupon: 'x' }), await buyer()))).toEqual(invalid('coupon'));
+      expect(await refusal(checkout.start(body({ packId: 'gold' }), await buyer()))).toEqual(invalid('packId'));
+      // The buyer is the session's account: an address in the body is refused, never looked up.
+      expect(await refusal(checkout.start(body({ email: 'someone@example.com' }), await buyer()))).toEqual(
+        invalid('email'),
+      );
+      const waiver = async (w: unknown, field: string) =>
+        expect(refusal(checkout.start(body({ withdrawalWaiver: w }), await buyer()))).resolves.toEqual({
           code: 'withdrawal_waiver_required',
           status: 400,
           field,
@@ -81,15 +89,13 @@ function checkoutSuite(driver: DriverName): void {
       await waiver({ consent: true, acknowledgement: true }, 'withdrawalWaiver.textVersion');
       await waiver({ ...GIVEN_WAIVER, textVersion: 7 }, 'withdrawalWaiver.textVersion');
       await waiver({ ...GIVEN_WAIVER, textVersion: 'v0' }, 'withdrawalWaiver.textVersion');
-      expect(await refusal(checkout.start(body({ packId: undefined })))).toEqual(invalid('packId'));
-      expect(await refusal(checkout.start(body({ email: undefined })))).toEqual(invalid('email'));
-      expect(await refusal(checkout.start(body({ email: 'not-an-address' })))).toEqual(invalid('email'));
+      expect(await refusal(checkout.start(body({ packId: undefined }), await buyer()))).toEqual(invalid('packId'));
     });
 
     it('test mode: the order is paid at once, its pack granted, and the receipt told once', async () => {
       let paid = 0;
       const checkout = new Checkout(f.accounts, CATALOGUE, TEST_MODE, () => paid++);
-      const answer = await checkout.start(body());
+      const answer = await checkout.start(body(), await buyer());
       const studio = CATALOGUE.offer('studio')!;
       expect(answer).toMatchObject({ success: true, status: 'paid', testMode: true, credits: studio.credits });
       expect(paid).toBe(1);
@@ -103,7 +109,7 @@ function checkoutSuite(driver: DriverName): void {
     it('Stripe: the order opens on a session the checkout records; events come through record', async () => {
       let paid = 0;
       const checkout = stripeCheckout(() => paid++);
-      const answer = await checkout.start(body());
+      const answer = await checkout.start(body(), await buyer());
       const session = stripe.sessions.at(-1)!;
       expect(answer).toEqual({
         success: true,
@@ -138,7 +144,7 @@ function checkoutSuite(driver: DriverName): void {
 
     it('Stripe: a session that expires closes its open order, and a paid one stays paid', async () => {
       const checkout = stripeCheckout();
-      const open = await checkout.start(body());
+      const open = await checkout.start(body(), await buyer());
       const session = stripe.sessions.at(-1)!;
       const closed = {
         kind: 'closed' as const,
@@ -160,7 +166,10 @@ function checkoutSuite(driver: DriverName): void {
       const checkout = stripeCheckout();
       stripe.failNext(10);
       const before = stripe.sessions.length;
-      expect(await refusal(checkout.start(body()))).toMatchObject({ code: 'checkout_unavailable', status: 503 });
+      expect(await refusal(checkout.start(body(), await buyer()))).toMatchObject({
+        code: 'checkout_unavailable',
+        status: 503,
+      });
       stripe.failNext(0);
       expect(stripe.sessions.length).toBe(before);
     });

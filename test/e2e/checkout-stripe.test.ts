@@ -5,6 +5,9 @@
  * signed webhook only, exactly once whether events are repeated, reordered or delivered at once; a webhook
  * that does not verify changes nothing; a full refund ends access at once.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import catalogue from '../../src/checkout/catalogue.json' with { type: 'json' };
 import {
@@ -29,6 +32,7 @@ import {
   startFakeStripe,
   stripeEvent,
 } from '../helpers/stripe.js';
+import { SiteBrowser } from '../helpers/site-browser.js';
 import { GIVEN_WAIVER } from '../helpers/waiver.js';
 
 const STUDIO = catalogue.offers.find((o) => o.id === 'studio')!;
@@ -40,14 +44,20 @@ function stripeSuite(driver: DriverName): void {
     let c: Consumer;
     let buyers = 0;
     const logs: string[] = [];
+    const outbox = mkdtempSync(join(tmpdir(), `qrfarm-stripe-${driver}-`));
+    /** A new buyer, signed in, their address verified. */
+    const signedIn = async () => {
+      const b = new SiteBrowser(c.siteUrl);
+      await b.verifiedAccount(outbox, `stripe-${driver}-${process.pid}-${buyers++}@example.com`);
+      return b;
+    };
 
     /** A checkout of the Studio pack by a new buyer: the answer and the session Stripe was asked for. */
     async function checkout(): Promise<{ orderId: string; customerId: string; session: FakeSession; key: string }> {
-      const email = `stripe-${driver}-${process.pid}-${buyers++}@example.com`;
-      const a = await call(c.siteUrl, '/api/checkout', {
-        body: { packId: 'studio', email, withdrawalWaiver: GIVEN_WAIVER },
-      });
+      const b = await signedIn();
+      const a = await b.send('/api/checkout', { packId: 'studio', withdrawalWaiver: GIVEN_WAIVER });
       expect(a.status).toBe(200);
+      expect(a.body.customerId).toBe(b.customerId);
       const session = stripe.sessions.at(-1)!;
       expect(a.body).toEqual({
         success: true,
@@ -74,6 +84,7 @@ function stripeSuite(driver: DriverName): void {
           STRIPE_WEBHOOK_SECRET,
           QR_STRIPE_API_URL: stripe.origin,
           QR_CHECKOUT_RETURN_URL: 'https://shop.example.com/done',
+          QR_OUTBOX_DIR: outbox,
         }),
         undefined,
         (m) => logs.push(m),
@@ -83,6 +94,7 @@ function stripeSuite(driver: DriverName): void {
       await c?.close();
       await store?.close();
       await stripe?.close();
+      rmSync(outbox, { recursive: true, force: true });
     });
 
     it('says at start that checkout goes through Stripe, not test mode', () => {
@@ -146,6 +158,33 @@ function stripeSuite(driver: DriverName): void {
       expect((await ping(key)).status).toBe(200);
     });
 
+    it('a signed event paying another amount or currency grants nothing: the order is closed as failed', async () => {
+      const errors: string[] = [];
+      const error = console.error;
+      console.error = (...a: unknown[]) => errors.push(a.join(' '));
+      try {
+        for (const wrong of [{ amount_total: 1 }, { currency: catalogue.currency === 'usd' ? 'eur' : 'usd' }]) {
+          const { orderId, customerId, session, key } = await checkout();
+          const pi = `pi_${orderId}`;
+          const event = stripeEvent('checkout.session.completed', { ...paidSession(session, pi), ...wrong });
+          expect((await deliver(c.siteUrl, event)).status).toBe(200);
+          expect(await packsOf(customerId)).toBe(0);
+          expect(await c.accounts.order(orderId)).toMatchObject({ state: 'failed', packId: null, paymentIntentId: pi });
+          expect(refusal(await ping(key))).toMatchObject({ status: 402, code: 'studio_required' });
+          // Stripe repeating the session's event (another event id, the same amount paid) grants nothing either.
+          const again = stripeEvent('checkout.session.async_payment_succeeded', {
+            ...paidSession(session, pi),
+            ...wrong,
+          });
+          expect((await deliver(c.siteUrl, again)).status).toBe(200);
+          expect(await packsOf(customerId)).toBe(0);
+          expect(errors.at(-1)).toMatch(new RegExp(`Order ${orderId} NOT fulfilled: paid`));
+        }
+      } finally {
+        console.error = error;
+      }
+    });
+
     it('a webhook that does not verify is refused and changes nothing', async () => {
       const { customerId, session, orderId } = await checkout();
       const event = completed(session, `pi_${orderId}`);
@@ -200,21 +239,17 @@ function stripeSuite(driver: DriverName): void {
     });
 
     it('Stripe failing: 503 checkout_unavailable with Retry-After, and the order stays unpaid', async () => {
+      const b = await signedIn();
       const before = stripe.sessions.length;
       stripe.failNext(3);
-      const a = await call(c.siteUrl, '/api/checkout', {
-        body: { packId: 'studio', email: `down-${driver}@example.com`, withdrawalWaiver: GIVEN_WAIVER },
-      });
+      const a = await b.send('/api/checkout', { packId: 'studio', withdrawalWaiver: GIVEN_WAIVER });
       expect(refusal(a)).toEqual({ status: 503, success: false, code: 'checkout_unavailable' });
       expect(a.headers.get('retry-after')).toBe('5');
       expect(stripe.sessions.length).toBe(before);
       // The waiver still comes first: no order is made without it, whatever Stripe does.
-      const noWaiver = await call(c.siteUrl, '/api/checkout', {
-        body: {
-          packId: 'studio',
-          email: `down-${driver}@example.com`,
-          withdrawalWaiver: { ...GIVEN_WAIVER, consent: false },
-        },
+      const noWaiver = await b.send('/api/checkout', {
+        packId: 'studio',
+        withdrawalWaiver: { ...GIVEN_WAIVER, consent: false },
       });
       expect(refusal(noWaiver).code).toBe('withdrawal_waiver_required');
     });

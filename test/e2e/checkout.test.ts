@@ -5,6 +5,9 @@
  * stored with its text version, hash, time and order), a Studio pack that opens the gateway at once, and a
  * top-up that adds credits but no access.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import catalogue from '../../src/checkout/catalogue.json' with { type: 'json' };
 import {
@@ -17,6 +20,7 @@ import {
   startConsumer,
 } from '../helpers/consumer.js';
 import { DRIVERS, type DriverName } from '../helpers/databases.js';
+import { SiteBrowser } from '../helpers/site-browser.js';
 import { GIVEN_WAIVER, WAIVER_SHA256, WAIVER_TEXT, WAIVER_VERSION } from '../helpers/waiver.js';
 
 function checkoutSuite(driver: DriverName): void {
@@ -26,15 +30,27 @@ function checkoutSuite(driver: DriverName): void {
     let buyers = 0;
     const logs: string[] = [];
     const email = () => `buyer-${driver}-${process.pid}-${buyers++}@example.com`;
-    const buy = (body: unknown) => call(c.siteUrl, '/api/checkout', { body });
+    const outbox = mkdtempSync(join(tmpdir(), `qrfarm-checkout-${driver}-`));
+    /** A signed-in buyer whose address is verified, as checkout requires. */
+    const signedIn = async (address = email()) => {
+      const b = new SiteBrowser(c.siteUrl);
+      await b.verifiedAccount(outbox, address);
+      return b;
+    };
+    let buyer: SiteBrowser;
+    const buy = (body: unknown, as = buyer) => as.send('/api/checkout', body);
 
     beforeAll(async () => {
       store = await consumerStore(driver);
-      c = await startConsumer(await consumerConfig(store.env), undefined, (m) => logs.push(m));
+      c = await startConsumer(await consumerConfig({ ...store.env, QR_OUTBOX_DIR: outbox }), undefined, (m) =>
+        logs.push(m),
+      );
+      buyer = await signedIn();
     });
     afterAll(async () => {
       await c?.close();
       await store?.close();
+      rmSync(outbox, { recursive: true, force: true });
     });
 
     it('says at start that checkout runs in test mode, on loopback only', () => {
@@ -67,7 +83,6 @@ function checkoutSuite(driver: DriverName): void {
     });
 
     it('refuses a checkout without either box ticked, with the seed’s answer, and stores nothing', async () => {
-      const buyer = email();
       const refusals = [
         { waiver: { ...GIVEN_WAIVER, consent: false }, field: 'withdrawalWaiver.consent' },
         { waiver: { ...GIVEN_WAIVER, acknowledgement: false }, field: 'withdrawalWaiver.acknowledgement' },
@@ -78,7 +93,7 @@ function checkoutSuite(driver: DriverName): void {
         { waiver: undefined, field: 'withdrawalWaiver.consent' },
       ];
       for (const { waiver, field } of refusals) {
-        const a = await buy({ packId: 'studio', email: buyer, withdrawalWaiver: waiver });
+        const a = await buy({ packId: 'studio', withdrawalWaiver: waiver });
         expect(a.status).toBe(400);
         expect(a.body).toEqual({
           success: false,
@@ -88,22 +103,40 @@ function checkoutSuite(driver: DriverName): void {
           message: expect.stringMatching(/\w+ .*\./),
         });
       }
-      expect(await c.accounts.customerByEmail(buyer)).toBeNull();
+      expect(await c.accounts.listPacks(buyer.customerId)).toEqual([]);
+    });
+
+    it('sells only to a signed-in account with a verified address, never to one named in the body', async () => {
+      const anonymous = await call(c.siteUrl, '/api/checkout', {
+        body: { packId: 'studio', email: email(), withdrawalWaiver: GIVEN_WAIVER },
+      });
+      expect(refusal(anonymous)).toEqual({ status: 401, success: false, code: 'session_required' });
+      const unverified = new SiteBrowser(c.siteUrl);
+      await unverified.signUp(email());
+      expect(refusal(await buy({ packId: 'studio', withdrawalWaiver: GIVEN_WAIVER }, unverified))).toEqual({
+        status: 403,
+        success: false,
+        code: 'email_unverified',
+      });
+      expect(refusal(await buy({ packId: 'studio', withdrawalWaiver: GIVEN_WAIVER }, unverified))).toMatchObject({
+        code: 'email_unverified',
+      });
     });
 
     it('a Studio pack with both boxes ticked: paid at once, the gateway open, the waiver kept with its hash', async () => {
-      const buyer = email();
+      const b = await signedIn();
       const before = Date.now();
-      const a = await buy({ packId: 'studio', email: buyer, withdrawalWaiver: GIVEN_WAIVER });
+      const a = await buy({ packId: 'studio', withdrawalWaiver: GIVEN_WAIVER }, b);
       expect(a.status).toBe(200);
       expect(a.body).toMatchObject({ success: true, status: 'paid', testMode: true, credits: 100 });
-      const customer = await c.accounts.customerByEmail(buyer);
+      const customer = await c.accounts.customerByEmail(b.email);
       expect(a.body.customerId).toBe(customer!.id);
+      expect(customer!.id).toBe(b.customerId);
 
       const order = await c.accounts.order(a.body.orderId);
       expect(order).toMatchObject({
         customerId: customer!.id,
-        email: buyer,
+        email: b.email,
         offerId: 'studio',
         kind: 'studio',
         credits: 100,
@@ -130,8 +163,8 @@ function checkoutSuite(driver: DriverName): void {
     });
 
     it('a top-up adds credits but opens nothing; with a Studio pack the credits add up', async () => {
-      const buyer = email();
-      const topup = await buy({ packId: 'topup-100', email: buyer, withdrawalWaiver: GIVEN_WAIVER });
+      const b = await signedIn();
+      const topup = await buy({ packId: 'topup-100', withdrawalWaiver: GIVEN_WAIVER }, b);
       expect(topup.body).toMatchObject({ status: 'paid', credits: 100 });
       const customerId = topup.body.customerId as string;
       const { key } = await c.accounts.issueKey(customerId);
@@ -140,13 +173,13 @@ function checkoutSuite(driver: DriverName): void {
         success: false,
         code: 'studio_required',
       });
-      const studio = await buy({ packId: 'studio', email: buyer.toUpperCase(), withdrawalWaiver: GIVEN_WAIVER });
+      const studio = await buy({ packId: 'studio', withdrawalWaiver: GIVEN_WAIVER }, b);
       expect(studio.body.customerId).toBe(customerId);
       expect((await call(c.siteUrl, '/api/v1/ping', { key })).status).toBe(200);
       expect(await c.accounts.balance(customerId)).toEqual({ available: 200, reserved: 0 });
     });
 
-    it('refuses an unknown pack, a bad address, unknown fields and a body that is not JSON', async () => {
+    it('refuses an unknown pack, an address in the body, unknown fields and a body that is not JSON', async () => {
       const expectInvalid = async (body: unknown, field: string | undefined) => {
         const a = await buy(body);
         expect({ status: a.status, code: a.body.code, field: a.body.field }).toEqual({
@@ -155,13 +188,9 @@ function checkoutSuite(driver: DriverName): void {
           field,
         });
       };
-      await expectInvalid({ packId: 'gold', email: email(), withdrawalWaiver: GIVEN_WAIVER }, 'packId');
-      await expectInvalid({ packId: 'studio', email: 'not-an-address', withdrawalWaiver: GIVEN_WAIVER }, 'email');
-      await expectInvalid({ packId: 'studio', withdrawalWaiver: GIVEN_WAIVER }, 'email');
-      await expectInvalid(
-        { packId: 'studio', email: email(), withdrawalWaiver: GIVEN_WAIVER, coupon: 'FREE' },
-        'coupon',
-      );
+      await expectInvalid({ packId: 'gold', withdrawalWaiver: GIVEN_WAIVER }, 'packId');
+      await expectInvalid({ packId: 'studio', email: email(), withdrawalWaiver: GIVEN_WAIVER }, 'email');
+      await expectInvalid({ packId: 'studio', withdrawalWaiver: GIVEN_WAIVER, coupon: 'FREE' }, 'coupon');
       await expectInvalid('{"packId":', undefined);
       await expectInvalid('[]', undefined);
     });

@@ -4,8 +4,10 @@
  * limits, keys only of one's own account, sign-out (everywhere), the usage count, the Studio's per-address
  * limit, and the site's OpenAPI document listing every one of these routes.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Answer } from '../helpers/answers.js';
 import {
   type Consumer,
   type ConsumerStore,
@@ -16,60 +18,24 @@ import {
   startConsumer,
 } from '../helpers/consumer.js';
 import { decodeOne } from '../helpers/decode.js';
+import { newAddress, PASSWORD, SiteBrowser } from '../helpers/site-browser.js';
 
-const PASSWORD = 'a long enough passphrase';
-let people = 0;
-const newAddress = () => `site-${process.pid}-${people++}@example.com`;
-
-/** A browser as far as the site can tell: a cookie jar, and the CSRF token it was last given. */
-class Browser {
-  private readonly cookies = new Map<string, string>();
-  csrf = '';
-
-  constructor(private readonly origin: string) {}
-
-  get cookieHeader(): string {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-
-  async send(path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-    const a = await call(this.origin, path, {
-      body,
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { cookie: this.cookieHeader, ...(body !== undefined && { 'x-csrf-token': this.csrf }), ...headers },
-    });
-    for (const line of a.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, value] = pair!.split('=') as [string, string];
-      if (/Max-Age=0\b/.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    if (typeof a.body?.csrfToken === 'string') this.csrf = a.body.csrfToken;
-    return a;
-  }
-
-  async start(): Promise<void> {
-    expect((await this.send('/api/session')).body).toMatchObject({ success: true, signedIn: false });
-  }
-
-  async signUp(email = newAddress()): Promise<{ email: string; customerId: string }> {
-    await this.start();
-    const a = await this.send('/api/session/signup', { email, password: PASSWORD });
-    expect(a.status).toBe(200);
-    return { email, customerId: a.body.user.customerId };
-  }
-}
+const Browser = SiteBrowser;
+const outbox = mkdtempSync(join(tmpdir(), 'qrfarm-site-accounts-'));
 
 let store: ConsumerStore;
 let c: Consumer;
 
 beforeAll(async () => {
   store = await consumerStore('pglite');
-  c = await startConsumer(await consumerConfig({ ...store.env, QR_LIMIT_SIGNIN: '1000', QR_LIMIT_STUDIO: '1000' }));
+  c = await startConsumer(
+    await consumerConfig({ ...store.env, QR_OUTBOX_DIR: outbox, QR_LIMIT_SIGNIN: '1000', QR_LIMIT_STUDIO: '1000' }),
+  );
 });
 afterAll(async () => {
   await c?.close();
   await store?.close();
+  rmSync(outbox, { recursive: true, force: true });
 });
 
 describe('sessions', () => {
@@ -111,9 +77,9 @@ describe('sessions', () => {
     expect((await b.send('/api/session')).body.signedIn).toBe(true);
   });
 
-  it('wrong passwords and unknown addresses are the same 401; a taken address is 409 on email', async () => {
+  it('wrong passwords and unknown addresses are the same 401; a verified address is 409 on email', async () => {
     const b = new Browser(c.siteUrl);
-    const { email } = await b.signUp();
+    const { email } = await b.verifiedAccount(outbox);
     const other = new Browser(c.siteUrl);
     await other.start();
     const wrong = await other.send('/api/session/signin', { email, password: `${PASSWORD}?` });
@@ -167,9 +133,15 @@ describe('sessions', () => {
 });
 
 describe('the dashboard’s routes', () => {
-  it('keys: 402 without a pack; issued once; listed without the key; another account’s is 404', async () => {
+  it('keys: 403 unverified, 402 without a pack; issued once; listed without the key; another account’s is 404', async () => {
     const b = new Browser(c.siteUrl);
-    const { customerId } = await b.signUp();
+    await b.signUp();
+    expect(refusal(await b.send('/api/account/keys', {}))).toEqual({
+      status: 403,
+      success: false,
+      code: 'email_unverified',
+    });
+    const { customerId } = (await b.verify(outbox)).body.user;
     expect(refusal(await b.send('/api/account/keys', {})).code).toBe('studio_required');
     await c.accounts.grantPack({ customerId, credits: 2 });
     const issued = await b.send('/api/account/keys', { name: 'ci' });
@@ -287,5 +259,49 @@ describe('limits on people', () => {
     const picker = await call(small.siteUrl, '/api/studio/shapes/moduleShape/dots');
     expect(picker.status).toBe(200);
     expect(picker.headers.get('content-type')).toBe('image/png');
+  });
+});
+
+describe('safe defaults (issue 27)', () => {
+  it('sign-up refuses 1234567890 and a password containing the address’s name, on field password', async () => {
+    const b = new Browser(c.siteUrl);
+    await b.start();
+    for (const [email, password] of [
+      [newAddress(), '1234567890'],
+      ['grace.hopper@example.com', 'grace.hopper-was-here'],
+    ] as const) {
+      const a = await b.send('/api/session/signup', { email, password });
+      expect(refusal(a)).toEqual({ status: 400, success: false, code: 'invalid_body' });
+      expect(a.body.field).toBe('password');
+    }
+  });
+
+  it('the dashboard issues at most 25 live keys at once: 409 key_limit_reached until one is revoked', async () => {
+    const b = new Browser(c.siteUrl);
+    const { customerId } = await b.signUp();
+    await c.accounts.grantPack({ customerId, credits: 2 });
+    for (let i = 0; i < 23; i++) await c.accounts.issueKey(customerId);
+    const burst = await Promise.all(Array.from({ length: 4 }, () => b.send('/api/account/keys', {})));
+    expect(burst.map((a) => a.status).sort()).toEqual([200, 200, 409, 409]);
+    const refused = burst.find((a) => a.status === 409)!;
+    expect(refused.body).toMatchObject({ code: 'key_limit_reached', error: expect.stringMatching(/revoke one/) });
+    const issued = burst.find((a) => a.status === 200)!;
+    await b.send(`/api/account/keys/${issued.body.key.id}/revoke`, {});
+    expect((await b.send('/api/account/keys', {})).status).toBe(200);
+  });
+
+  it('every answer says X-Content-Type-Options: nosniff: pages, assets, the API, errors and relayed renders', async () => {
+    const answers = [
+      await call(c.siteUrl, '/'),
+      await call(c.siteUrl, '/api/session'),
+      await call(c.siteUrl, '/no-such-page'),
+      await call(c.siteUrl, '/api/v1/ping'),
+      await call(c.engineUrl!, '/api/qr/no-such-route'),
+    ];
+    const { key } = await c.customer();
+    answers.push(await call(c.siteUrl, '/api/v1/qr/generate', { key, body: { content: 'x', responseType: 'binary' } }));
+    for (const a of answers) expect(a.headers.get('x-content-type-options')).toBe('nosniff');
+    // Plain HTTP public URL: no Strict-Transport-Security.
+    expect(answers[0]!.headers.get('strict-transport-security')).toBeNull();
   });
 });

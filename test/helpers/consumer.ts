@@ -55,12 +55,22 @@ export const groqEnv = (groq: FakeVendor): Env => ({
 });
 
 /**
- * The configuration `env` gives, on ports chosen by the system, two render workers and the suite's relay
- * secret; `edit` changes what has no variable (the site's output limit).
+ * The configuration `env` gives, on ports chosen by the system, two render workers, the suite's relay
+ * secret and checkout's test mode (QR_CHECKOUT_TEST_MODE=1, on loopback; `env` may set it to 0); `edit`
+ * changes what has no variable (the site's output limit).
  */
 export async function consumerConfig(env: Env, edit: (c: Config) => Config = (c) => c): Promise<Config> {
   const { loadConfig } = (await import(dist('config.js'))) as typeof import('../../src/config.js');
-  return edit(loadConfig({ PORT: '0', SITE_PORT: '0', QR_WORKERS: '2', QR_INTERNAL_SECRET: INTERNAL_SECRET, ...env }));
+  return edit(
+    loadConfig({
+      PORT: '0',
+      SITE_PORT: '0',
+      QR_WORKERS: '2',
+      QR_INTERNAL_SECRET: INTERNAL_SECRET,
+      QR_CHECKOUT_TEST_MODE: '1',
+      ...env,
+    }),
+  );
 }
 
 /** A clock that reads the system's, unless a test stops it at an instant. */

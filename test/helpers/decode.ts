@@ -1,9 +1,10 @@
 /**
  * Decodes what the service returned, independently of the service's own pipeline: zxing-wasm reads PNG
  * and JPEG files with its own image decoder, WebP goes through the jsquash decoder, SVG through resvg,
- * and PDF through a small reader of the page's content stream (test/helpers/pdf-to-svg.ts). The second
- * family, zbar, is handed the same pixels (PNG and JPEG through the jsquash decoders).
+ * PDF through a small reader of the page's content stream (test/helpers/pdf-to-svg.ts), and EPS through
+ * Ghostscript. The second family, zbar, is handed the same pixels (PNG and JPEG through the jsquash decoders).
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Resvg } from '@resvg/resvg-wasm';
@@ -37,6 +38,32 @@ function init(): Promise<void> {
 
 const OPTIONS: ReaderOptions = { formats: ['QRCode'], tryHarder: true };
 
+/**
+ * An EPS as Ghostscript draws it, a PNG at `dpi` (96: one pixel of the render per pixel), cropped to the
+ * bounding box: anti-aliased as a viewer draws it, or (`samples`) unsmoothed with the pixel-centre fill
+ * rule, for averaging several samples a pixel. Debian's ghostscript, which .ci/run installs.
+ */
+export const epsToPng = (eps: Uint8Array, dpi = 96, as: 'viewer' | 'samples' = 'viewer'): Uint8Array =>
+  new Uint8Array(
+    execFileSync(
+      'gs',
+      [
+        '-q',
+        '-dSAFER',
+        '-dBATCH',
+        '-dNOPAUSE',
+        '-dEPSCrop',
+        '-sDEVICE=png16m',
+        `-r${dpi}`,
+        '-sOutputFile=-',
+        ...(as === 'viewer' ? ['-dGraphicsAlphaBits=4'] : ['-c', '0 0 .setfilladjust2']),
+        '-f',
+        '-',
+      ],
+      { input: eps, maxBuffer: 512 * 1024 * 1024 },
+    ),
+  );
+
 export function svgToImage(svg: string, width?: number): ImageData {
   const r = new Resvg(svg, {
     fitTo: width ? { mode: 'width', value: width } : { mode: 'original' },
@@ -67,6 +94,8 @@ export async function decodeFile(format: string, file: Uint8Array): Promise<Read
       return readBarcodes(svgToImage(new TextDecoder().decode(file)), OPTIONS);
     case 'pdf':
       return readBarcodes(svgToImage(await pdfToSvg(file)), OPTIONS);
+    case 'eps':
+      return readBarcodes(epsToPng(file), OPTIONS);
     default:
       throw new Error(`no decoder for ${format}`);
   }
@@ -96,6 +125,8 @@ export async function fileToImage(format: string, file: Uint8Array): Promise<Ima
       return svgToImage(new TextDecoder().decode(file));
     case 'pdf':
       return svgToImage(await pdfToSvg(file));
+    case 'eps':
+      return decodePng(epsToPng(file).slice().buffer);
     default:
       throw new Error(`no decoder for ${format}`);
   }

@@ -9,6 +9,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RgbaRaster } from '../../src/model/raster.js';
+import { composite, WHITE } from '../../src/model/color.js';
 import { weakestContrast } from '../../src/model/contrast.js';
 import { designScene, renderOnce, sceneRaster } from '../../src/render/pipeline.js';
 import { rasterizeScene, toRgba } from '../../src/render/raster.js';
@@ -17,19 +18,48 @@ import { sceneToSvg } from '../../src/render/svg.js';
 import { judgeRaster } from '../../src/render/verify/index.js';
 import type { RenderTask } from '../../src/render/types.js';
 import { initWasm } from '../../wasm/index.js';
-import { decodeOne, decodeWithZbar, svgToImage } from '../helpers/decode.js';
+import { decodeOne, decodeWithZbar, epsToPng, fileToImage, svgToImage } from '../helpers/decode.js';
 import { pdfToSvg } from '../helpers/pdf-to-svg.js';
 import { randomDesign } from '../helpers/random-design.js';
 import { CONTENT, configOf, drawingDiff, SCENE_CASES } from '../helpers/scene-cases.js';
 
 beforeAll(() => Promise.all([initWasm(), loadResvg()]));
 
-const VECTOR = ['svg', 'pdf'] as const;
+const VECTOR = ['svg', 'pdf', 'eps'] as const;
 type Vector = (typeof VECTOR)[number];
 
 /** The file as a viewer draws it at the render's pixel size, read from its bytes alone. */
+/**
+ * The EPS as Ghostscript draws it at 4 × 4 samples a pixel (each sample in or out by its centre), averaged:
+ * coverage as the kernel's is, where Ghostscript's own smoothing fills every pixel a shape touches.
+ */
+async function ghostscriptAt96(file: Uint8Array): Promise<ImageData> {
+  const { data, width, height } = await fileToImage('png', epsToPng(file, 4 * 96, 'samples'));
+  const [w, h] = [width / 4, height / 4];
+  const out = new Uint8ClampedArray(w * h * 4);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++)
+      for (let k = 0; k < 4; k++) {
+        let sum = 0;
+        for (let dy = 0; dy < 4; dy++)
+          for (let dx = 0; dx < 4; dx++) sum += data[((4 * y + dy) * width + 4 * x + dx) * 4 + k]!;
+        out[(y * w + x) * 4 + k] = Math.round(sum / 16);
+      }
+  return { data: out, width: w, height: h, colorSpace: 'srgb' } as ImageData;
+}
+
 async function drawFile(format: Vector, file: Uint8Array, width: number): Promise<ImageData> {
+  if (format === 'eps') return ghostscriptAt96(file);
   return format === 'svg' ? svgToImage(new TextDecoder().decode(file), width) : svgToImage(await pdfToSvg(file), width);
+}
+
+function onWhite(r: RgbaRaster): RgbaRaster {
+  const pixels = new Uint8Array(r.pixels.length);
+  for (let i = 0; i < pixels.length; i += 4) {
+    const c = composite({ r: r.pixels[i]!, g: r.pixels[i + 1]!, b: r.pixels[i + 2]!, a: r.pixels[i + 3]! }, WHITE);
+    pixels.set([c.r, c.g, c.b, 255], i);
+  }
+  return { ...r, pixels };
 }
 
 /** The raster the verifier read for this task, as RGBA (copied out of the kernel's memory). */
@@ -50,7 +80,9 @@ async function expectFileDrawsVerifiedRaster(format: Vector, design: { content: 
   const { success, failures } = await renderOnce(task);
   expect(failures, JSON.stringify(failures)).toEqual([]);
   const drawn = await drawFile(format, success.bytes, success.width);
-  const verified = await verifiedRaster(task);
+  const raster = await verifiedRaster(task);
+  // EPS has no transparency: it is printed on white paper.
+  const verified = format === 'eps' ? onWhite(raster) : raster;
   const { meanDiff, farShare } = drawingDiff(verified, { ...drawn, pixels: drawn.data });
   // The same bounds as the kernel against resvg on the same scene (scene-raster.test.ts).
   expect(meanDiff, `${format} mean difference`).toBeLessThan(1.5);

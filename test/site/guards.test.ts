@@ -18,10 +18,12 @@ const PUBLIC = [
   'GET /metrics', // Prometheus: answers loopback, elsewhere only QR_METRICS_TOKEN (http/ops-routes.ts)
   'GET /api/qr/templates/:id/preview', // <img> tags of the template list
   'GET /api/packs', // the shop's window
-  'POST /api/checkout', // buying a pack makes the account
   'GET /api/session', // answers with or without a session
   'POST /api/session/signup', // makes the session (CSRF against the pre-session cookie)
   'POST /api/session/signin',
+  'POST /api/session/verify-email', // the mailed link's token is the credential (it may open in another browser)
+  'POST /api/session/password-reset', // always 202: says nothing of the address; limited per client and address
+  'POST /api/session/password-reset/confirm', // the mailed link's token is the credential
   'POST /api/studio/render', // the Studio without an account, limited per client address
   'POST /api/studio/content/:type',
   'GET /api/studio/templates',

@@ -6,8 +6,10 @@
  * AI against a loopback groq and sees one credit gone. axe-core checks every page, and every page fits a
  * phone's width.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.js';
@@ -25,6 +27,7 @@ import {
   startConsumer,
 } from '../helpers/consumer.js';
 import { decodeOne, fileToImage } from '../helpers/decode.js';
+import { newestLink, outboxMessages } from '../helpers/mailbox.js';
 import { image, png, RED } from '../helpers/make-images.js';
 
 const require = createRequire(import.meta.url);
@@ -42,6 +45,7 @@ let store: ConsumerStore;
 let c: Consumer;
 let browser: Browser;
 let people = 0;
+const outbox = mkdtempSync(join(tmpdir(), 'qrfarm-web-'));
 
 beforeAll(async () => {
   groq = await startFakeVendor('openai', GROQ_KEY);
@@ -54,6 +58,7 @@ beforeAll(async () => {
       QR_LIMIT_SIGNIN: '1000',
       QR_LIMIT_STUDIO: '5000',
       QR_AI_TOTAL_TIMEOUT_MS: '20000',
+      QR_OUTBOX_DIR: outbox,
     }),
   );
   browser = await launchChromium();
@@ -63,6 +68,7 @@ afterAll(async () => {
   await c?.close();
   await store?.close();
   await groq?.close();
+  rmSync(outbox, { recursive: true, force: true });
 });
 
 const newAddress = () => `person-${process.pid}-${people++}@example.com`;
@@ -89,15 +95,29 @@ async function newPage(width = 1280): Promise<{ page: Page; close(): Promise<voi
   };
 }
 
-/** Signs a new person up through the form; returns the address and their customer id. */
-async function signUp(page: Page): Promise<{ email: string; customerId: string }> {
+/** Opens, in this page, the newest link of `kind` the site mailed to `email` (read from its outbox). */
+async function openMailedLink(page: Page, email: string, kind: 'verify-email' | 'reset-password', after = 0) {
+  const link = new URL(await newestLink(() => outboxMessages(outbox), email, kind, after));
+  await page.goto(link.pathname + link.hash);
+}
+
+/**
+ * Signs a new person up through the form and, unless told not to, confirms the address from the link
+ * in the mail; returns the address and their customer id.
+ */
+async function signUp(page: Page, verify = true): Promise<{ email: string; customerId: string }> {
   const email = newAddress();
   await page.goto('/signup');
   await page.getByLabel('E-mail address').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.waitForURL('**/dashboard');
+  if (!verify) return { email, customerId: '' };
+  await page.getByText('Please confirm your e-mail address').waitFor();
+  await openMailedLink(page, email, 'verify-email');
+  await page.getByText('is confirmed').waitFor();
   const customer = await c.accounts.customerByEmail(email);
+  await page.goto('/dashboard');
   return { email, customerId: customer!.id };
 }
 
@@ -279,7 +299,18 @@ async function firstTemplateId(category: string): Promise<string> {
 }
 
 describe('accessibility', () => {
-  const PAGES = ['/', '/signup', '/signin', '/dashboard', '/studio', '/docs', '/pricing'];
+  const PAGES = [
+    '/',
+    '/signup',
+    '/signin',
+    '/dashboard',
+    '/studio',
+    '/docs',
+    '/pricing',
+    '/verify-email',
+    '/forgot-password',
+    '/reset-password',
+  ];
 
   it('axe-core finds no serious or critical violation on any page, signed out and (dashboard) in', async () => {
     const { page, close } = await newPage();
@@ -307,18 +338,29 @@ describe('accessibility', () => {
     await close();
   });
 
-  it('each of the dashboard’s two confirmation dialogs is announced with its own title and text', async () => {
+  it('each of the dashboard’s confirmation dialogs is announced with its own title and text', async () => {
     const { page, close } = await newPage();
     await signUp(page);
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
-    // The key's dialog is mounted too, closed: the one opened must not borrow its title.
-    expect(await page.locator('dialog').count()).toBe(2);
+    // The key's and the deletion's dialogs are mounted too, closed: the one opened must not borrow a title.
+    expect(await page.locator('dialog').count()).toBe(3);
     await page.getByRole('button', { name: 'Sign out everywhere' }).click();
     await page.getByRole('dialog', { name: 'Sign out everywhere?' }).waitFor();
     expect(await announcedDialogs(page)).toEqual([
       {
         name: 'Sign out everywhere?',
         description: 'Every browser signed in to this account will have to sign in again. API keys keep working.',
+      },
+    ]);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => announcedDialogs(page)).toEqual([]);
+    await page.locator('#delete-password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Delete account…' }).click();
+    await page.getByRole('dialog', { name: 'Delete your account for good?' }).waitFor();
+    expect(await announcedDialogs(page)).toEqual([
+      {
+        name: 'Delete your account for good?',
+        description: 'This cannot be undone. Your keys, pack and credits go with the account.',
       },
     ]);
     await page.getByRole('button', { name: 'Cancel' }).click();
@@ -380,6 +422,64 @@ describe('pricing and checkout (test mode on loopback)', () => {
     await page.getByRole('link', { name: 'Go to your dashboard' }).click();
     await page.getByText('Your Studio pack is active until').waitFor();
     await page.getByText(`${pack!.remaining} AI credits`).waitFor();
+    await close();
+  });
+});
+
+describe('the account lifecycle in a browser', () => {
+  it('signs up, confirms from the mail, forgets the password, resets it, signs in, buys, deletes the account', async () => {
+    const { page, close } = await newPage();
+    const { email } = await signUp(page, false);
+    // Unverified: the pricing page asks for the address to be confirmed instead of selling.
+    await page.goto('/pricing');
+    await page.getByText('Please confirm your e-mail address').waitFor();
+    expect(await page.getByRole('button', { name: /^Buy for/ }).count()).toBe(0);
+    await openMailedLink(page, email, 'verify-email');
+    await page.getByText('is confirmed').waitFor();
+    // The token leaves the address bar.
+    expect(page.url()).not.toContain('token');
+
+    await page.goto('/dashboard');
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.waitForURL('**/signin');
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByRole('button', { name: 'Send me a link' }).click();
+    await page.getByText('we have sent it a link').waitFor();
+    await openMailedLink(page, email, 'reset-password');
+    const NEW = 'a brand new passphrase';
+    await page.getByLabel('New password').fill(NEW);
+    await page.getByRole('button', { name: 'Save the new password' }).click();
+    await page.getByText('Your password is changed').waitFor();
+
+    await page.getByRole('link', { name: 'Sign in' }).last().click();
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill(NEW);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/dashboard');
+
+    await page.goto('/pricing');
+    await page.locator('#withdrawalWaiver\\.consent').check();
+    await page.locator('#withdrawalWaiver\\.acknowledgement').check();
+    await page.getByRole('button', { name: /^Buy for/ }).click();
+    await page.getByRole('heading', { name: 'Order confirmed' }).waitFor();
+    const customerId = (await c.accounts.customerByEmail(email))!.id;
+    expect(await c.accounts.activePack(customerId)).not.toBeNull();
+
+    await page.goto('/dashboard');
+    await page.locator('#delete-password').fill(NEW);
+    await page.getByRole('button', { name: 'Delete account…' }).click();
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    expect(await c.accounts.customerByEmail(email)).toBeNull();
+    expect((await c.accounts.customer(customerId))?.email).toBe(`deleted+${customerId}@qrfarm.invalid`);
+    expect(refusal(await call(c.siteUrl, '/api/account')).code).toBe('session_required');
+    await page.goto('/signin');
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill(NEW);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('The e-mail address or the password is wrong.').waitFor();
     await close();
   });
 });

@@ -12,7 +12,14 @@ import type { GreyPixels } from './zbar.js';
  * colours, and a marginal code can decode under one and not the other. (JPEG is only close: stb's JPEG
  * decoder is not the one that produced the raster checked here.)
  */
-export const READ_AS_FILE: Record<FileFormat, boolean> = { png: true, jpg: true, svg: false, pdf: false, webp: false };
+export const READ_AS_FILE: Record<FileFormat, boolean> = {
+  png: true,
+  jpg: true,
+  svg: false,
+  pdf: false,
+  webp: false,
+  eps: false,
+};
 const stbGrey = (r: number, g: number, b: number) => (77 * r + 150 * g + 29 * b) >> 8;
 const zxingGrey = (r: number, g: number, b: number) => (306 * r + 601 * g + 117 * b + 512) >> 10;
 /**

@@ -3,6 +3,8 @@ import { sql as marketplace } from './002-marketplace.js';
 import { sql as orders } from './003-orders.js';
 import { sql as receipts } from './004-receipts.js';
 import { sql as people } from './005-people.js';
+import { sql as callQuota } from './006-call-quota.js';
+import { sql as lifecycle } from './007-lifecycle.js';
 
 export interface Migration {
   /** Applied in this order, each once; never renumber or edit one that has shipped. */
@@ -22,4 +24,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'orders', sql: orders },
   { version: 4, name: 'receipts', sql: receipts },
   { version: 5, name: 'people', sql: people },
+  { version: 6, name: 'call-quota', sql: callQuota },
+  { version: 7, name: 'lifecycle', sql: lifecycle },
 ];

@@ -11,11 +11,33 @@ function nextPath(): string {
 }
 
 const MESSAGES: Record<string, string> = {
-  customer_exists: 'An account with this e-mail address already exists. Sign in instead.',
+  customer_exists:
+    'An account with this e-mail address already exists. Sign in instead, or reset its password if you forgot it.',
   invalid_credentials: 'The e-mail address or the password is wrong.',
   csrf_failed: 'This form has expired. Reload the page and try again.',
   offline: 'The site could not be reached. Try again.',
 };
+
+/**
+ * The sign-up hint, as the password is typed: the server's rule (src/accounts/passwords.ts, checkPassword)
+ * as far as the page can tell without its dictionaries; common and easily guessed passwords are refused there.
+ */
+function passwordHint(password: string, email: string): string {
+  const rule =
+    '10 to 200 characters, not containing the name of your e-mail address; common or easily guessed passwords are refused. A phrase of several unrelated words is easy to remember and hard to guess.';
+  if (password === '') return rule;
+  const length = [...password].length;
+  if (length < 10) return `${length} of at least 10 characters. ${rule}`;
+  if (length > 200) return `${length} characters: at most 200.`;
+  const local = email.trim().toLowerCase().split('@')[0] ?? '';
+  if (local.length >= 3 && password.toLowerCase().includes(local))
+    return `It contains “${local}”, the name of your e-mail address: choose another.`;
+  const kinds = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^a-zA-Z0-9]/].filter((r) => r.test(password)).length;
+  const words = password.trim().split(/\s+/).length;
+  return length >= 16 || words >= 3 || (length >= 12 && kinds >= 3)
+    ? 'Looks strong; the server checks it against common passwords.'
+    : 'Long enough, but it could be guessed: a longer phrase of unrelated words is stronger.';
+}
 
 /** Sign-up and sign-in: the same two fields, the server's refusals shown at the field they name. */
 export function AuthForm({ mode }: { mode: 'signup' | 'signin' }) {
@@ -75,7 +97,7 @@ export function AuthForm({ mode }: { mode: 'signup' | 'signin' }) {
         <Field
           id="password"
           label="Password"
-          hint={signup ? '10 to 200 characters. A long phrase is easier to remember than symbols.' : undefined}
+          hint={signup ? passwordHint(password, email) : undefined}
           error={errors.password}
         >
           {(a) => (
@@ -96,6 +118,7 @@ export function AuthForm({ mode }: { mode: 'signup' | 'signin' }) {
             {signup ? 'Create account' : 'Sign in'}
           </button>
           {signup ? <a href="/signin">I already have an account</a> : <a href="/signup">Create an account</a>}
+          {!signup && <a href="/forgot-password">Forgot your password?</a>}
         </div>
       </form>
     </div>

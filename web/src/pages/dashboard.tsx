@@ -8,8 +8,10 @@ import type {
   UsageDayJson,
   UserJson,
 } from '../../../src/wire/site.js';
+import { AccountSettings } from '../components/account-settings.js';
 import { Confirm } from '../components/confirm.js';
 import { CopyButton } from '../components/copy-button.js';
+import { UnverifiedNotice } from '../components/email-links.js';
 import { Field, Notice } from '../components/field.js';
 import { mountPage } from '../components/layout.js';
 import { UsageChart } from '../components/usage-chart.js';
@@ -288,6 +290,7 @@ function Account({ user }: { user: UserJson | undefined }) {
       <p>
         Signed in as {user?.email}, account <code>{user?.customerId}</code>.
       </p>
+      {user && !user.emailVerified && <UnverifiedNotice email={user.email} />}
       {error && <Notice kind="error">{error.message}</Notice>}
       {account.data && <PackSection account={account.data} />}
       {account.data && (
@@ -299,6 +302,7 @@ function Account({ user }: { user: UserJson | undefined }) {
       </section>
       <LedgerSection version={version} />
       <SessionsSection />
+      {user && <AccountSettings user={user} />}
     </>
   );
 }

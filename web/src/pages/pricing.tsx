@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { CatalogueJson, OfferJson, OrderJson, WaiverTextJson } from '../../../src/wire/site.js';
+import { UnverifiedNotice } from '../components/email-links.js';
 import { Notice } from '../components/field.js';
 import { mountPage } from '../components/layout.js';
 import { type ApiFailure, asFailure, getJson, postJson } from '../lib/api.js';
@@ -61,7 +62,6 @@ function Checkout({ offers, waiver, email }: { offers: OfferJson[]; waiver: Waiv
     try {
       const answer = await postJson<OrderJson>('/api/checkout', {
         packId,
-        email,
         withdrawalWaiver: { consent, acknowledgement, textVersion: waiver.textVersion },
       });
       if (answer.status === 'open' && answer.checkoutUrl) {
@@ -181,11 +181,12 @@ function Pricing() {
           </ul>
           <Notice kind="info">
             <a href="/signin?next=/pricing">Sign in</a> or <a href="/signup?next=/pricing">create an account</a> to buy:
-            the pack goes to your account, where your API keys are.
+            the pack goes to your account, where your API keys are. A new account confirms its e-mail address first.
           </Notice>
         </>
       )}
-      {catalogue && user && (
+      {catalogue && user && !user.emailVerified && <UnverifiedNotice email={user.email} />}
+      {catalogue && user?.emailVerified && (
         <Checkout offers={catalogue.packs} waiver={catalogue.withdrawalWaiver} email={user.email} />
       )}
     </>

@@ -10,6 +10,7 @@ const FORMATS = [
   { format: 'webp', label: 'WebP', ext: 'webp' },
   { format: 'svg', label: 'SVG', ext: 'svg' },
   { format: 'pdf', label: 'PDF', ext: 'pdf' },
+  { format: 'eps', label: 'EPS', ext: 'eps' },
 ] as const;
 
 /** The design as the body of POST /api/qr/generate, for the API or the marketplace. */
@@ -29,7 +30,7 @@ export function designCurl(content: string, design: Design): string {
   ].join('\n');
 }
 
-/** Downloads in each of the five formats, each rendered and verified anew at the design's size. */
+/** Downloads in each of the six formats, each rendered and verified anew at the design's size. */
 export function Export({ content, design }: { content: string | undefined; design: Design }) {
   const [busy, setBusy] = useState<string>();
   const [said, setSaid] = useState<string>();
