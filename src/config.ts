@@ -37,6 +37,11 @@ export interface Config {
   redisKeyPrefix: string;
   /** Consumer requests per customer per minute, by class (src/gateway/limits.ts). */
   rateLimits: RateLimits;
+  /**
+   * QR_LIMIT_AUTH_FAILURES: failed credential checks (API keys, admin tokens) per client address per
+   * minute; past them the address is refused 429 before any lookup until the minute ends.
+   */
+  credentialFailureLimit: number;
   workers: number;
   /** Renders waiting for a worker before new ones get SERVER_BUSY. */
   maxQueue: number;
@@ -146,9 +151,12 @@ export interface SiteSettings {
 }
 
 export interface VisitorLimitSettings {
-  /** QR_LIMIT_STUDIO: anonymous Studio calls per client address per minute. */
+  /** QR_LIMIT_STUDIO: anonymous Studio calls per client address per minute (default 30, half a customer's generation limit). */
   studio: number;
-  /** QR_LIMIT_SIGNIN: sign-in and sign-up attempts per client address per 15 minutes (half that per account). */
+  /**
+   * QR_LIMIT_SIGNIN: sign-up attempts, and failed sign-ins, per client address per 15 minutes; the failed
+   * sign-ins' growing delays start at half of it (src/site/visitors.ts).
+   */
   signIn: number;
 }
 
@@ -223,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       generation: int(env, 'QR_LIMIT_GENERATION', DEFAULT_RATE_LIMITS.generation, 1),
       ai: int(env, 'QR_LIMIT_AI', DEFAULT_RATE_LIMITS.ai, 1),
     },
+    credentialFailureLimit: int(env, 'QR_LIMIT_AUTH_FAILURES', 20, 1),
     workers,
     maxQueue: int(env, 'QR_MAX_QUEUE', workers * 16),
     queueWaitMs: int(env, 'QR_QUEUE_WAIT_MS', 5_000, 1),
@@ -264,7 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       receipts: loadReceipts(env),
       publicUrl: siteOrigin,
       visitorLimits: {
-        studio: int(env, 'QR_LIMIT_STUDIO', 120, 1),
+        studio: int(env, 'QR_LIMIT_STUDIO', 30, 1),
         signIn: int(env, 'QR_LIMIT_SIGNIN', 20, 2),
       },
     },

@@ -3,6 +3,7 @@ import { aiRoutes } from './api/ai.js';
 import { contentRoutes } from './api/content.js';
 import { docsRoutes } from './api/docs.js';
 import { generateRoutes } from './api/generate.js';
+import { CredentialThrottle } from './gateway/limits.js';
 import { pingRoutes } from './api/ping.js';
 import { templateRoutes } from './api/templates.js';
 import { isLoopback, type Config } from './config.js';
@@ -61,13 +62,18 @@ function routesOf(service: Service): Route[] {
  * The engine's admin API, for the CLI's usage export while this engine holds its PGlite directory (with
  * PostgreSQL the CLI reads the database itself): loopback and this run's token, like the site's.
  */
-function engineAdminRoutes(marketplace: Marketplace, access: () => AdminAccess | undefined): Route[] {
+function engineAdminRoutes(
+  marketplace: Marketplace,
+  access: () => AdminAccess | undefined,
+  failureLimit: number,
+): Route[] {
   const usage: AdminRoute = {
     method: 'POST',
     path: USAGE_ADMIN_PATH,
     handle: async (body) => ({ ...(await usageCommand(body, (month) => marketplace.report(month))) }),
   };
-  return adminHttpRoutes([usage], access);
+  // The token is this process's own: its failures are counted here too.
+  return adminHttpRoutes([usage], access, new CredentialThrottle(failureLimit));
 }
 
 /**
@@ -138,7 +144,8 @@ export async function startService(
       ...opsRoutes({ role: 'engine', metricsToken: config.metricsToken, notReady: () => notReady(pool) }),
       ...routesOf(service),
     ];
-    if (config.store.databaseUrl === undefined) routes.push(...engineAdminRoutes(marketplace, () => admin.access));
+    if (config.store.databaseUrl === undefined)
+      routes.push(...engineAdminRoutes(marketplace, () => admin.access, config.credentialFailureLimit));
     await pool.ready();
     http = await startHttp(
       { ...config, unreadHeaders: ENGINE_UNREAD_HEADERS, socketPath: config.engineSocket, serves: 'engine' },

@@ -2,6 +2,7 @@ import type { Accounts } from '../accounts/index.js';
 import { ApiError, isApiError } from '../errors.js';
 import { formError } from '../http/form-error.js';
 import type { Guard, Route } from '../http/router.js';
+import type { CredentialFailures } from '../gateway/limits.js';
 import type { AdminAccess, AdminRequestOrigin } from './access.js';
 import { validators } from './compiled-forms.js';
 import { type AdminForm, describeAdminField } from './forms.js';
@@ -190,19 +191,32 @@ async function runAdminRequest(
   return route.handle(body);
 }
 
-/** The guard of an admin API: loopback and this run's token (from `access`, once the server listens). */
-const adminGuard = (access: () => AdminAccess | undefined): Guard<void> => ({
+/**
+ * The guard of an admin API: loopback and this run's token (from `access`, once the server listens). A
+ * wrong token counts against the client's address with the failed API keys (`failures`): past the limit,
+ * 429 before the token is compared.
+ */
+const adminGuard = (access: () => AdminAccess | undefined, failures: CredentialFailures): Guard<void> => ({
   scheme: 'adminToken',
-  admit(ctx) {
+  async admit(ctx) {
     const open = access();
     if (open === undefined) throw new Error('admin API used before the server listens');
-    open.check({ remoteAddress: ctx.remoteAddress, authorization: ctx.headers.authorization });
+    const origin = { remoteAddress: ctx.remoteAddress, authorization: ctx.headers.authorization };
+    await failures.check(
+      origin.remoteAddress,
+      () => open.check(origin),
+      (e) => e instanceof ApiError && e.code === 'invalid_admin_token',
+    );
   },
 });
 
 /** The HTTP routes of an admin API for the CLI, behind its guard: nothing is read before access is checked. */
-export function adminHttpRoutes(routes: readonly AdminRoute[], access: () => AdminAccess | undefined): Route[] {
-  const guard = adminGuard(access);
+export function adminHttpRoutes(
+  routes: readonly AdminRoute[],
+  access: () => AdminAccess | undefined,
+  failures: CredentialFailures,
+): Route[] {
+  const guard = adminGuard(access, failures);
   return routes.map((route) => ({
     method: route.method,
     path: route.path,

@@ -5,6 +5,7 @@ import { validate } from '../schema/validate.js';
 import type { Service } from '../service.js';
 import { addBase64Assets, addRemoteImages, readRenderRequest } from './render-request.js';
 import { renderAndReply } from './render-response.js';
+import { isVisitor, refuseLargeVisitorRender, refuseVisitorUrls } from './studio-preview.js';
 
 /** POST /api/qr/generate: a QrConfig (JSON, or multipart with files) in, a verified QR file out. */
 export const generateRoutes = (service: Service): Route[] => [
@@ -21,9 +22,12 @@ export const generateRoutes = (service: Service): Route[] => [
     handler: async (ctx) => {
       const { body, assets } = await readRenderRequest(ctx);
       const config = validate<QrConfigBody>('qrConfig', body);
+      const visitor = isVisitor(ctx);
+      if (visitor) refuseVisitorUrls(config);
       addBase64Assets(config, assets);
       // Refusals that need no image (LOGO_TOO_LARGE, CONTENT_TOO_LONG) come before any remote fetch.
       const prepared = prepareRender(config, assets);
+      if (visitor) refuseLargeVisitorRender(config, prepared.config);
       await addRemoteImages(ctx, service, config, assets);
       await renderAndReply(ctx, service, { prepared, assets, responseType: config.responseType });
     },

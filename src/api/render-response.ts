@@ -6,6 +6,7 @@ import { renderCacheLookups } from '../observe/metrics.js';
 import type { RenderSuccess } from '../render/types.js';
 import type { PreparedRender } from '../schema/prepare-render.js';
 import type { Service } from '../service.js';
+import { isVisitor } from './studio-preview.js';
 
 const sha256 = (parts: (string | Uint8Array)[]) => {
   const h = createHash('sha256');
@@ -62,7 +63,8 @@ export async function renderAndReply(
   let result = service.cache.get(key);
   renderCacheLookups.labels(result ? 'hit' : 'miss').inc();
   if (!result) {
-    result = await service.pool.render({ config: prepared.config, assets }, ctx.reply.abort.signal);
+    const options = { visitor: isVisitor(ctx) };
+    result = await service.pool.render({ config: prepared.config, assets }, ctx.reply.abort.signal, options);
     service.cache.set(key, result);
   }
   const confirmation = await confirmed();

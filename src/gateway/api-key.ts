@@ -1,6 +1,7 @@
 import type { KeyCheck, KeyOwner } from '../accounts/types.js';
 import { ApiError } from '../errors.js';
 import type { Guard } from '../http/router.js';
+import type { CredentialFailures } from './limits.js';
 
 /** Where people put keys that we refuse to read them from: they end up in logs, proxies and browser history. */
 const MISPLACED_KEY_PARAMS = ['api_key', 'apikey', 'key', 'x-api-key'];
@@ -27,8 +28,20 @@ export async function authenticate(
   return owner;
 }
 
-/** The guard of the routes that take an X-API-Key: the caller is the key's owner. */
-export const apiKeyGuard = (accounts: Pick<KeyCheck, 'verifyKey'>): Guard<KeyOwner> => ({
+/**
+ * The guard of the routes that take an X-API-Key: the caller is the key's owner. Keys that fail the check
+ * are counted per client address (`failures`); an address past its limit is refused 429 before its key is
+ * looked up, whatever the key, until its window ends. A missing key is no attempt and is not counted.
+ */
+export const apiKeyGuard = (accounts: Pick<KeyCheck, 'verifyKey'>, failures: CredentialFailures): Guard<KeyOwner> => ({
   scheme: 'apiKey',
-  admit: (ctx) => authenticate(accounts, ctx.headers, ctx.query),
+  admit(ctx) {
+    const sent = ctx.headers['x-api-key'];
+    if (sent === undefined || sent === '') return authenticate(accounts, ctx.headers, ctx.query);
+    return failures.check(
+      ctx.remoteAddress,
+      () => authenticate(accounts, ctx.headers, ctx.query),
+      (e) => e instanceof ApiError && e.code === 'invalid_api_key',
+    );
+  },
 });

@@ -5,7 +5,7 @@ import { ApiError } from '../errors.js';
 import type { ClientGone } from '../http/response.js';
 import type { Relayed } from '../http/upstream.js';
 import { engineErrors, relayDuration, since } from '../observe/metrics.js';
-import { bodySha256, RELAY_ID_HEADERS, signRelay } from '../relay/signature.js';
+import { bodySha256, RELAY_ID_HEADERS, signRelay, VISITOR_CUSTOMER_ID } from '../relay/signature.js';
 
 /** Request headers the engine may see: never the key, cookies or anything else of the caller's identity. */
 const FORWARDED_REQUEST_HEADERS = ['content-type', 'accept', 'if-none-match'] as const;
@@ -38,14 +38,8 @@ export const WHOLE_UP_TO_BYTES = 64 * 1024;
  */
 export type RelayCaller = { customerId: string } | 'visitor' | 'public';
 
-/**
- * The customer id a visitor's calls are signed for: the signature names one on every relay, and no
- * customer's takes this form (theirs are cus_…).
- */
-const VISITOR_ID = 'studio-anonymous';
-
 const signedIdOf = (caller: RelayCaller): string | undefined =>
-  caller === 'public' ? undefined : caller === 'visitor' ? VISITOR_ID : caller.customerId;
+  caller === 'public' ? undefined : caller === 'visitor' ? VISITOR_CUSTOMER_ID : caller.customerId;
 
 export interface RelayCall {
   method: 'GET' | 'POST';

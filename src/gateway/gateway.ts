@@ -7,6 +7,7 @@ import { edgeCacheLookups } from '../observe/metrics.js';
 import { apiKeyGuard } from './api-key.js';
 import { admitCustomerCall, type CustomerCallDeps } from './customer-checks.js';
 import type { EdgeCache, EdgeCaching } from './edge-cache.js';
+import type { CredentialFailures } from './limits.js';
 import { type RelayCall, relayCall } from './engine-client.js';
 import { enginePathOf, GATEWAY_ROUTES, type GatewayRoute } from './routes.js';
 import { relayServerAi, type ServerAiDeps } from './server-ai.js';
@@ -19,6 +20,8 @@ export interface GatewayDeps extends ServerAiDeps, CustomerCallDeps {
     CustomerCallDeps['accounts'];
   /** Answers kept on the site (QR_SITE_CACHE_MB); none when it is 0. */
   edgeCache?: EdgeCache;
+  /** Failed key checks per client address (QR_LIMIT_AUTH_FAILURES a minute), shared with the admin token's. */
+  credentialFailures: CredentialFailures;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -30,7 +33,7 @@ const TEMPLATE_PREVIEW = '/api/qr/templates/:id/preview';
 
 /** The /api/v1 routes and the site's direct server-AI endpoint, all behind the caller's X-API-Key. */
 export function gatewayRoutes(deps: GatewayDeps): Route[] {
-  const byKey = apiKeyGuard(deps.accounts);
+  const byKey = apiKeyGuard(deps.accounts, deps.credentialFailures);
   const routes: Route[] = GATEWAY_ROUTES.map((route) =>
     guarded(byKey, {
       method: route.method,

@@ -6,6 +6,7 @@ export {
   RELAY_HEADERS,
   RELAY_WINDOW_SEC,
   signRelay,
+  VISITOR_CUSTOMER_ID,
   verifyRelay,
   type RelayedRequest,
   type RelayIdentity,

@@ -41,6 +41,12 @@ const NONCE = /^[A-Za-z0-9_-]{16,64}$/;
 const CUSTOMER_ID = /^[\x21-\x7e]{1,128}$/;
 const SIGNATURE_VALUE = /^(v[12])=([0-9a-f]{64})$/i;
 
+/**
+ * The customer id the site signs the anonymous Studio's relays for (a visitor): no customer's takes this
+ * form (theirs are cus_…), so the engine tells a visitor's render from a customer's (src/api/studio-preview.ts).
+ */
+export const VISITOR_CUSTOMER_ID = 'studio-anonymous';
+
 export interface RelayedRequest {
   method: string;
   /** The request target as sent on the wire: path and query (`/api/qr/generate?x=1`), percent-encoded. */

@@ -38,6 +38,8 @@ export interface PoolStats {
   queued: number;
   /** High-resolution renders running or waiting. */
   heavy: number;
+  /** The anonymous Studio's renders running or waiting. */
+  visitors: number;
   completed: number;
   /** Renders whose client left while they ran: finished or stopped in their worker, which stayed. */
   abandoned: number;
@@ -47,6 +49,18 @@ export interface PoolStats {
 }
 
 const RETRY_AFTER = { 'Retry-After': '1' };
+
+/** How a render is asked for. */
+export interface RenderOptions {
+  /** For the anonymous Studio (a relay signed for a visitor): at most half the workers, see `visitorCap`. */
+  visitor?: boolean;
+}
+
+/**
+ * The anonymous Studio's renders running or waiting at once: half the workers (one with one or two), so
+ * paying traffic always has the other half.
+ */
+export const visitorCap = (workers: number): number => Math.max(1, Math.floor(workers / 2));
 
 /**
  * The canvas a render starts on, in pixels, by the sizing rule the render itself follows (layout.ts): what
@@ -77,7 +91,8 @@ interface Waiter {
  * has resolved; a replacement (a worker recycled or crashed) takes renders once it has loaded, by Piscina's
  * rule and by this pool's (`warm`). A full queue answers SERVER_BUSY at once, a wait longer than
  * `queueWaitMs` answers it then. High-resolution renders have their own smaller allowance, so a burst of
- * 4096 px exports cannot occupy every worker. A client that goes away costs at most its render: the worker
+ * 4096 px exports cannot occupy every worker, and so have the anonymous Studio's (`visitorCap`), so paying
+ * traffic is never starved by free previews. A client that goes away costs at most its render: the worker
  * is never terminated for it (see stop-flag.ts); only a render over its time limit costs a worker. A worker
  * the recycler finds due is retired between two of its renders, without failing any (see `retire`).
  */
@@ -86,6 +101,7 @@ export class RenderPool {
   /** Worker slots handed out: at most the warm workers. */
   private running = 0;
   private heavy = 0;
+  private visitors = 0;
   private abandoned = 0;
   private recycled = 0;
   /** The worker being retired: no render is handed to Piscina meanwhile. */
@@ -158,6 +174,7 @@ export class RenderPool {
       running: this.running,
       queued: this.waiting.length,
       heavy: this.heavy,
+      visitors: this.visitors,
       completed: this.piscina.completed,
       abandoned: this.abandoned,
       recycled: this.recycled,
@@ -178,10 +195,17 @@ export class RenderPool {
    * Renders in a worker; throws ApiError for refusals, saturation, time-outs and crashed workers, and the
    * signal's reason once the client has gone.
    */
-  async render(task: RenderTask, signal?: AbortSignal): Promise<RenderSuccess> {
+  async render(task: RenderTask, signal?: AbortSignal, options: RenderOptions = {}): Promise<RenderSuccess> {
     signal?.throwIfAborted();
     if (this.running + this.waiting.length >= this.capacity)
       throw new ApiError('SERVER_BUSY', { headers: RETRY_AFTER });
+    const visitor = options.visitor === true;
+    if (visitor && this.visitors >= visitorCap(this.opts.workers)) {
+      throw new ApiError('SERVER_BUSY', {
+        message: 'The Studio’s previews are using their share of the render workers; retry shortly.',
+        headers: RETRY_AFTER,
+      });
+    }
     const isHeavy = canvasPixels(task.config) > this.opts.heavyPixels;
     if (isHeavy && this.heavy >= this.opts.heavyConcurrency) {
       throw new ApiError('SERVER_BUSY', {
@@ -190,6 +214,7 @@ export class RenderPool {
       });
     }
     if (isHeavy) this.heavy++;
+    if (visitor) this.visitors++;
     try {
       const waitStart = performance.now();
       await this.acquireWorker(signal);
@@ -197,6 +222,7 @@ export class RenderPool {
       return await this.dispatch(task, signal);
     } finally {
       if (isHeavy) this.heavy--;
+      if (visitor) this.visitors--;
     }
   }
 

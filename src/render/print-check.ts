@@ -60,7 +60,14 @@ function greyOf(r: Raster): Uint8Array {
     for (let i = 0; i < n; i++) grey[i] = table[r.pixels[i]!]!;
   } else {
     const p = r.pixels;
-    for (let i = 0; i < n; i++) grey[i] = lum(p[4 * i]!, p[4 * i + 1]!, p[4 * i + 2]!, p[4 * i + 3]!);
+    for (let i = 0, j = 0; i < n; i++, j += 4) {
+      // Opaque pixels, nearly all of them, need no compositing: the same value, sooner.
+      const a = p[j + 3]!;
+      grey[i] =
+        a === 255
+          ? Math.round(0.299 * p[j]! + 0.587 * p[j + 1]! + 0.114 * p[j + 2]!)
+          : lum(p[j]!, p[j + 1]!, p[j + 2]!, a);
+    }
   }
   return grey;
 }
@@ -86,19 +93,20 @@ function gaussianBlur(img: Float32Array, w: number, h: number, sigma: number): F
   const r = Math.ceil(3 * sigma);
   const kernel = Array.from({ length: 2 * r + 1 }, (_, i) => Math.exp(-((i - r) ** 2) / (2 * sigma * sigma)));
   const total = kernel.reduce((s, v) => s + v, 0);
-  const k = kernel.map((v) => v / total);
+  const k = Float64Array.from(kernel, (v) => v / total);
+  // One pass along rows (step 1) or columns (step w); taps past an edge repeat the edge pixel.
   const pass = (src: Float32Array, horizontal: boolean) => {
     const out = new Float32Array(w * h);
-    for (let y = 0; y < h; y++)
-      for (let x = 0; x < w; x++) {
+    const [n, lines, step] = horizontal ? [w, h, 1] : [h, w, w];
+    for (let line = 0; line < lines; line++) {
+      const base = horizontal ? line * w : line;
+      for (let i = 0; i < n; i++) {
         let s = 0;
-        for (let i = -r; i <= r; i++) {
-          const sx = horizontal ? Math.min(w - 1, Math.max(0, x + i)) : x;
-          const sy = horizontal ? y : Math.min(h - 1, Math.max(0, y + i));
-          s += k[i + r]! * src[sy * w + sx]!;
-        }
-        out[y * w + x] = s;
+        if (i >= r && i < n - r) for (let t = -r; t <= r; t++) s += k[t + r]! * src[base + (i + t) * step]!;
+        else for (let t = -r; t <= r; t++) s += k[t + r]! * src[base + Math.min(n - 1, Math.max(0, i + t)) * step]!;
+        out[base + i * step] = s;
       }
+    }
     return out;
   };
   return pass(pass(img, true), false);
@@ -136,36 +144,41 @@ function capture(design: Design, codePx: number, tiltDeg: number, phase: number,
   const [cos, sin] = [Math.cos(theta), Math.sin(theta)];
   const f = codePx * DISTANCE_IN_WIDTHS;
   const frame = new Float32Array(frameW * frameH);
+  // Where column x falls on the page, in code widths from its centre (the inverse of the projection): the
+  // same for every row.
+  const X = new Float64Array(frameW);
+  for (let x = 0; x < frameW; x++) {
+    const u = x + 0.5 - frameW / 2 + phase;
+    X[x] = (u * DISTANCE_IN_WIDTHS) / (f * cos - u * sin);
+  }
+  const { pixels: px, width: sw, height: sh } = src;
   for (let y = 0; y < frameH; y++) {
     const v = y + 0.5 - frameH / 2 + phase;
     for (let x = 0; x < frameW; x++) {
-      const u = x + 0.5 - frameW / 2 + phase;
-      // Where (u, v) falls on the page, in code widths from its centre: the inverse of the projection.
-      const X = (u * DISTANCE_IN_WIDTHS) / (f * cos - u * sin);
-      const Y = (v * (DISTANCE_IN_WIDTHS + X * sin)) / f;
-      const sx = (X + 0.5) * src.width - 0.5;
-      const sy = (Y + aspect / 2) * src.width - 0.5;
+      const Y = (v * (DISTANCE_IN_WIDTHS + X[x]! * sin)) / f;
+      const sx = (X[x]! + 0.5) * sw - 0.5;
+      const sy = (Y + aspect / 2) * sw - 0.5;
       const x0 = Math.floor(sx);
       const y0 = Math.floor(sy);
-      if (x0 < 0 || y0 < 0 || x0 + 1 >= src.width || y0 + 1 >= src.height) {
+      if (x0 < 0 || y0 < 0 || x0 + 1 >= sw || y0 + 1 >= sh) {
         frame[y * frameW + x] = paper;
         continue;
       }
       const fx = sx - x0;
       const fy = sy - y0;
-      const at = (xx: number, yy: number) => src.pixels[yy * src.width + xx]!;
-      const top = at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx;
-      const bottom = at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx;
+      const at = y0 * sw + x0;
+      const top = px[at]! * (1 - fx) + px[at + 1]! * fx;
+      const bottom = px[at + sw]! * (1 - fx) + px[at + sw + 1]! * fx;
       frame[y * frameW + x] = top * (1 - fy) + bottom * fy;
     }
   }
   const blurred = gaussianBlur(frame, frameW, frameH, CAMERA.blurPx);
   const noise = gaussianNoise(seed);
   const pixels = new Uint8Array(frameW * frameH);
+  const light = Float64Array.from({ length: frameW }, (_, x) => 1 - (1 - CAMERA.lightFalloff) * (x / frameW));
   for (let y = 0; y < frameH; y++)
     for (let x = 0; x < frameW; x++) {
-      const light = 1 - (1 - CAMERA.lightFalloff) * (x / frameW);
-      const v = blurred[y * frameW + x]! * light + CAMERA.noiseLevels * noise();
+      const v = blurred[y * frameW + x]! * light[x]! + CAMERA.noiseLevels * noise();
       pixels[y * frameW + x] = Math.max(0, Math.min(255, Math.round(v)));
     }
   const q = CAMERA.jpegQuality;
@@ -231,29 +244,32 @@ function frameWidths(modules: number): number[] {
   return sizes;
 }
 
+/** Whether both decoder families read most of the views (VIEWS) of the design `px` frame pixels wide. */
+async function readsAt(design: Design, px: number, expected: Uint8Array): Promise<boolean> {
+  let [read, failed] = [0, 0];
+  for (const [i, [tilt, phase]] of VIEWS.entries()) {
+    if (await bothRead(capture(design, px, tilt, phase, px * VIEWS.length + i), expected)) read++;
+    else failed++;
+    if (read === MUST_READ) return true;
+    if (failed > VIEWS.length - MUST_READ) return false;
+  }
+  return false;
+}
+
 /**
- * The index of the smallest frame width in `sizes` at which both decoder families read most of the views
- * of the design (VIEWS), above `below` (an index known not to read, or −1); null when the largest does
- * not read. Bisection: the widths are assumed to read from some width on.
+ * The index of the smallest frame width in `sizes` at which the design reads (readsAt), above `below` (an
+ * index known not to read, or −1); null when the largest does not read. Bisection: the widths are assumed
+ * to read from some width on.
  */
 async function smallestReading(design: Design, sizes: number[], expected: Uint8Array, below: number) {
-  const reads = async (i: number) => {
-    const px = sizes[i]!;
-    let failed = 0;
-    for (const [i, [tilt, phase]] of VIEWS.entries()) {
-      if (!(await bothRead(capture(design, px, tilt, phase, px * VIEWS.length + i), expected))) failed++;
-      if (failed > VIEWS.length - MUST_READ) return false;
-    }
-    return true;
-  };
   // The largest width is assumed to read and checked only if the search ends there.
   let [lo, hi] = [below, sizes.length - 1];
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
-    if (await reads(mid)) hi = mid;
+    if (await readsAt(design, sizes[mid]!, expected)) hi = mid;
     else lo = mid;
   }
-  return hi === sizes.length - 1 && !(await reads(hi)) ? null : hi;
+  return hi === sizes.length - 1 && !(await readsAt(design, sizes[hi]!, expected)) ? null : hi;
 }
 
 /** The same code with square modules and finders, full size, no variation: the easiest of its designs to read. */
@@ -271,7 +287,7 @@ function squareOf(cfg: RenderConfig): RenderConfig | null {
 }
 
 /** The print the camera looks at: the design drawn REFERENCE_WIDTH px wide, whatever size the export is. */
-const REFERENCE_WIDTH = 1024;
+const REFERENCE_WIDTH = 768;
 
 /** The design at the reference width, its canvas's proportions kept, so the answer does not depend on the export's pixels. */
 function atReferenceSize(cfg: RenderConfig): RenderConfig {
@@ -298,21 +314,21 @@ async function drawn(task: RenderTask): Promise<{ design: Design; modules: numbe
 /**
  * The smallest printed width of the whole image (quiet zone, frame and caption included) at which a phone
  * `distanceCm` away reads the design: the smallest frame width at which both decoder families read it,
- * turned into millimetres at that distance. The same code with square modules is searched first and its
- * width is the floor: a shape never reads smaller than the square it is drawn in.
+ * turned into millimetres at that distance. The same code with square modules is the floor: a shape never
+ * reads smaller than the square code it is drawn in.
  */
 export async function printCheck(task: RenderTask, distanceCm: number): Promise<PrintCheck> {
   const config = atReferenceSize(task.config);
   const expected = new TextEncoder().encode(config.content);
   const { design, modules } = await drawn({ ...task, config });
   const sizes = frameWidths(modules);
+  let found = await smallestReading(design, sizes, expected, -1);
   const square = squareOf(config);
-  let floor = -1;
-  if (square) {
-    const found = await smallestReading((await drawn({ ...task, config: square })).design, sizes, expected, -1);
-    floor = found === null ? sizes.length - 1 : found - 1;
+  // The square code is the floor: searched further only where it does not read at the design's width.
+  if (found !== null && square) {
+    const { design: plain } = await drawn({ ...task, config: square });
+    if (!(await readsAt(plain, sizes[found]!, expected))) found = await smallestReading(plain, sizes, expected, found);
   }
-  const found = floor === sizes.length - 1 ? null : await smallestReading(design, sizes, expected, floor);
   const mm = found === null ? null : Math.ceil((sizes[found]! / framePxPerMm(distanceCm * 10)) * 10) / 10;
   return { distanceCm, minWidthMm: mm, model: PRINT_MODEL };
 }

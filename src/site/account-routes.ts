@@ -135,7 +135,7 @@ export function accountRoutes(deps: AccountDeps): Route[] {
       ),
       handler: async (ctx) => {
         cookies.checkPreSession(ctx);
-        await visitors.attempt(ctx.remoteAddress);
+        await visitors.signUpAttempt(ctx.remoteAddress);
         const { email, password } = await readForm<Credentials>(ctx, 'credentials');
         const session = await people.signUp(email, password);
         await sendVerification(session.user.id);
@@ -146,15 +146,14 @@ export function accountRoutes(deps: AccountDeps): Route[] {
       ...route(
         'POST',
         '/api/session/signin',
-        'Signs this browser in with a new session. Attempts are limited per client address (QR_LIMIT_SIGNIN per 15 minutes) and per account (half that).',
+        'Signs this browser in with a new session. Failed attempts are throttled per client address and per account and address, with growing delays (429 rate_limited with Retry-After while one must wait); an address that has not failed is never refused, so an account cannot be locked by others.',
         '{ success, user, csrfToken }; sets the session cookie.',
         'signIn',
       ),
       handler: async (ctx) => {
         cookies.checkPreSession(ctx);
         const { email, password } = await readForm<Credentials>(ctx, 'signIn');
-        await visitors.attempt(ctx.remoteAddress, email);
-        const session = await people.signIn(email, password);
+        const session = await visitors.signIn(ctx.remoteAddress, email, () => people.signIn(email, password));
         if (session === null) throw new ApiError('invalid_credentials');
         ok(ctx, { user: userJson(session.user), csrfToken: cookies.begin(ctx, session) } satisfies SignedInJson<Date>);
       },

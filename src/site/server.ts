@@ -10,7 +10,8 @@ import { type Config, isLoopback } from '../config.js';
 import { EdgeCache } from '../gateway/edge-cache.js';
 import { EngineClient } from '../gateway/engine-client.js';
 import { gatewayRoutes } from '../gateway/gateway.js';
-import { CustomerLimiter } from '../gateway/limits.js';
+import { CredentialThrottle, CustomerLimiter } from '../gateway/limits.js';
+import { addressKey } from './visitors.js';
 import { type AdminAccess, openAdminAccess } from '../admin/access.js';
 import { adminHttpRoutes, adminRoutes } from '../admin/routes.js';
 import type { RequestAuth } from '../http/auth.js';
@@ -139,7 +140,14 @@ export async function startSite(
   const checkout = new Checkout(accounts, CATALOGUE, provider, () => void receipts?.deliverPending());
   const admin: { access?: AdminAccess } = {};
   const edgeCache = config.site.edgeCacheBytes > 0 ? new EdgeCache(config.site.edgeCacheBytes) : undefined;
-  const gateway = { accounts, limiter, engine, settings: config.site, edgeCache };
+  // Failed API keys and admin tokens per client address, counted alike (src/gateway/limits.ts).
+  const credentialFailures = new CredentialThrottle(config.credentialFailureLimit, {
+    redis,
+    keyPrefix: `${config.redisKeyPrefix}limit:`,
+    log,
+    keyOf: addressKey,
+  });
+  const gateway = { accounts, limiter, engine, settings: config.site, edgeCache, credentialFailures };
   const apiRoutes: Route[] = [
     ...opsRoutes({ role: 'site', metricsToken: config.metricsToken, notReady: () => storeDown(db) }),
     ...gatewayRoutes(gateway),
@@ -151,7 +159,9 @@ export async function startSite(
     ...apiRoutes,
     // With PostgreSQL the CLI opens the store itself (many writers are fine); only a PGlite directory,
     // which has one writer, is administered through the running site.
-    ...(store.databaseUrl === undefined ? adminHttpRoutes(adminRoutes(accounts), () => admin.access) : []),
+    ...(store.databaseUrl === undefined
+      ? adminHttpRoutes(adminRoutes(accounts), () => admin.access, credentialFailures)
+      : []),
     // After the gateway's: the pages and the account routes never slow its matching down.
     ...web.routes,
   ];

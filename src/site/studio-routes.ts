@@ -52,7 +52,8 @@ const templates = new Map(catalogue.map((t) => [t.id, t]));
 /**
  * The Studio without an account: renders, content payloads and the template list relayed to an engine
  * like every consumer request (signed, for a visitor), each counted against the client's
- * address (QR_LIMIT_STUDIO per minute, 429 rate_limited past it); template designs from the catalogue the
+ * address (QR_LIMIT_STUDIO per minute, 429 rate_limited past it), renders held by the engine to a preview's
+ * rules (src/api/studio-preview.ts); template designs from the catalogue the
  * site ships with; and the shape pickers, drawn once by the engine.
  */
 export function studioRoutes(deps: StudioDeps): Route[] {
@@ -72,7 +73,7 @@ export function studioRoutes(deps: StudioDeps): Route[] {
       auth: 'public',
       doc: {
         summary:
-          'The Studio’s preview and download: a QrConfig rendered and verified by the engine, no key needed. JSON only, at most 1 MiB (send images as logoBase64, backgroundImageBase64). Limited per client address (QR_LIMIT_STUDIO per minute).',
+          'The Studio’s preview and download: a QrConfig rendered and verified by the engine, no key needed. A preview, not the API: JSON only, at most 1 MiB, images as uploads only (logoBase64, backgroundImageBase64; logoUrl and backgroundImageUrl are refused 400 naming the field), at most 1024 px a side (a larger outputWidth, outputHeight, printSize or pixelsPerModule is refused 400 naming the field), at most half the engine’s render workers (503 SERVER_BUSY with Retry-After past them). Limited per client address (QR_LIMIT_STUDIO per minute, default 30).',
         body: 'qrConfig',
         response: 'As POST /api/qr/generate.',
         produces: ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml', 'application/pdf'],

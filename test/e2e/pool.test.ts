@@ -1,6 +1,8 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { visitorCap } from '../../src/render/pool.js';
+import { prepareRender, type QrConfigBody } from '../../src/schema/prepare-render.js';
 import { captureConsole } from '../ai/secrets.js';
 import { decodeOne } from '../helpers/decode.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -59,6 +61,31 @@ describe('backpressure and worker failure', () => {
       expect(statuses).toContain(503);
       const busy = await heavy.find((r) => r.status === 503)!.json();
       expect(busy.error).toMatch(/high-resolution/);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('the anonymous Studio’s renders hold at most half the workers: past them SERVER_BUSY at once, a customer’s still runs', async () => {
+    const svc = await startTestService({ workers: 2, cacheBytes: 0 });
+    try {
+      const { pool } = svc.service;
+      const task = (content: string) => ({
+        config: prepareRender({ content, outputWidth: 1024 } as QrConfigBody, {}).config,
+        assets: {},
+      });
+      expect([1, 2, 3, 4, 5, 8].map(visitorCap)).toEqual([1, 1, 1, 2, 2, 4]);
+      const visitors = [pool.render(task('visitor 0'), undefined, { visitor: true })];
+      expect(pool.stats().visitors).toBe(1);
+      const over = pool.render(task('visitor 1'), undefined, { visitor: true });
+      await expect(over).rejects.toMatchObject({ code: 'SERVER_BUSY', headers: { 'Retry-After': '1' } });
+      // The other half is the customers': a worker at once, while the visitor still holds its own.
+      const customers = [pool.render(task('customer'))];
+      expect(pool.stats()).toMatchObject({ running: 2, queued: 0, visitors: 1 });
+      for (const r of await Promise.all([...visitors, ...customers])) expect(r.width).toBe(1024);
+      // Their share given back, visitors render again.
+      expect(pool.stats().visitors).toBe(0);
+      expect((await pool.render(task('visitor 2'), undefined, { visitor: true })).width).toBe(1024);
     } finally {
       await svc.close();
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KeyOwner } from '../../src/accounts/types.js';
 import { isApiError } from '../../src/errors.js';
 import { apiKeyGuard, authenticate } from '../../src/gateway/api-key.js';
+import { CredentialThrottle } from '../../src/gateway/limits.js';
 import type { RequestContext } from '../../src/http/router.js';
 
 const OWNER = { customerId: 'cus_1' } as KeyOwner;
@@ -48,9 +49,37 @@ describe('authenticate', () => {
 
 describe('apiKeyGuard', () => {
   it('admits the key’s owner under the apiKey scheme', async () => {
-    const guard = apiKeyGuard(accounts);
+    const guard = apiKeyGuard(accounts, new CredentialThrottle(5));
     expect(guard.scheme).toBe('apiKey');
     const ctx = { headers: { 'x-api-key': 'qrf_good' }, query: none } as unknown as RequestContext;
     expect(await guard.admit(ctx)).toBe(OWNER);
+  });
+});
+
+describe('apiKeyGuard, failed keys per client address', () => {
+  it('past the limit the address is refused 429 before any lookup, its valid key too; other addresses are not', async () => {
+    let lookups = 0;
+    const counting = {
+      verifyKey: async (key: string) => {
+        lookups++;
+        return key === 'qrf_good' ? OWNER : null;
+      },
+    };
+    const guard = apiKeyGuard(counting, new CredentialThrottle(3));
+    const from = (remoteAddress: string, key: string) =>
+      refusalOf(
+        Promise.resolve(
+          guard.admit({ headers: { 'x-api-key': key }, query: none, remoteAddress } as unknown as RequestContext),
+        ),
+      );
+    for (let i = 0; i < 3; i++) expect(await from('203.0.113.7', `qrf_wrong${i}`)).toMatchObject({ status: 401 });
+    expect(lookups).toBe(3);
+    const refused = await from('203.0.113.7', 'qrf_wrong3');
+    expect(refused).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(await from('203.0.113.7', 'qrf_good')).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(lookups).toBe(3);
+    // A good key from elsewhere, and a missing key (no attempt), are as before.
+    expect(await from('198.51.100.1', 'qrf_good')).toBeUndefined();
+    expect(await from('203.0.113.7', '')).toMatchObject({ status: 401, code: 'missing_api_key' });
   });
 });

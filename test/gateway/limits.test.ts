@@ -1,11 +1,5 @@
-/**
- * The consumer rate limiter: classes, headers and windows in memory, then on the real Redis shared by two
- * limiter instances (exact at the boundary), and with Redis away (per-instance fallback, logged once).
- */
-import { type AddressInfo, createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CustomerLimiter, type LimitDecision, rateLimitedError } from '../../src/gateway/limits.js';
 import { DEFAULT_RATE_LIMITS, type LimitClass } from '../../src/config.js';
 import { GATEWAY_ROUTES } from '../../src/gateway/routes.js';
@@ -13,10 +7,11 @@ import { connectRedis } from '../../src/redis.js';
 import {
   type CuttableLink,
   deleteKeys,
+  redisPairFor,
   requireRedis,
   runPrefix,
   startCuttableLink,
-  TEST_REDIS_URL,
+  unreachableRedisUrl,
 } from '../helpers/redis.js';
 
 const LIMITS = { general: 7, generation: 5, ai: 3 };
@@ -112,24 +107,12 @@ describe('in memory', () => {
 
 describe('on the real Redis, shared by two limiter instances', () => {
   const prefix = runPrefix('limits');
-  let redisA: Redis;
-  let redisB: Redis;
+  const redis = redisPairFor(prefix);
   const log: string[] = [];
   const shared = (over: Partial<ConstructorParameters<typeof CustomerLimiter>[0]> = {}) => [
-    new CustomerLimiter({ limits: LIMITS, redis: redisA, keyPrefix: prefix, log: (l) => log.push(l), ...over }),
-    new CustomerLimiter({ limits: LIMITS, redis: redisB, keyPrefix: prefix, log: (l) => log.push(l), ...over }),
+    new CustomerLimiter({ limits: LIMITS, redis: redis.a, keyPrefix: prefix, log: (l) => log.push(l), ...over }),
+    new CustomerLimiter({ limits: LIMITS, redis: redis.b, keyPrefix: prefix, log: (l) => log.push(l), ...over }),
   ];
-
-  beforeAll(async () => {
-    await requireRedis();
-    redisA = await connectRedis(TEST_REDIS_URL);
-    redisB = await connectRedis(TEST_REDIS_URL);
-  });
-  afterAll(async () => {
-    if (redisA) await deleteKeys(redisA, prefix);
-    redisA?.disconnect();
-    redisB?.disconnect();
-  });
 
   it('exact at the boundary: of 2N concurrent requests over both instances, exactly N pass', async () => {
     for (const [cls, n] of [
@@ -164,7 +147,7 @@ describe('on the real Redis, shared by two limiter instances', () => {
     expect((await b!.consume('cus_seen', 'ai')).remaining).toBe(1);
     expect((await a!.consume('cus_seen', 'ai')).remaining).toBe(0);
     expect((await b!.consume('cus_seen', 'ai')).allowed).toBe(false);
-    const keys = await redisA.keys(`${prefix}*cus_seen`);
+    const keys = await redis.a.keys(`${prefix}*cus_seen`);
     expect(keys).toEqual([`${prefix}ai:cus_seen`]);
   });
 
@@ -184,11 +167,7 @@ describe('Redis away: each instance limits on its own (fail open), and says so o
   beforeAll(requireRedis);
 
   it('unreachable from the start: falls back to memory and still limits per instance', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise((resolve) => closed.close(resolve));
-    const redis = await connectRedis(`redis://127.0.0.1:${port}`);
+    const redis = await connectRedis(await unreachableRedisUrl());
     try {
       const log: string[] = [];
       const opts = { limits: LIMITS, redis, keyPrefix: runPrefix('limits-down'), log: (l: string) => log.push(l) };

@@ -7,6 +7,7 @@
 import type { Accounts, Clock, Pack } from '../../src/accounts/types.js';
 import type { Config } from '../../src/config.js';
 import type { RunningRoles } from '../../src/roles.js';
+import { Agent } from 'undici';
 import { baseUrlOf, type FakeVendor } from '../ai/fake-vendor.js';
 import { type Answer, answerOf } from './answers.js';
 import { type DriverName, openTestDatabase, TEST_DATABASE_URL } from './databases.js';
@@ -156,7 +157,23 @@ export interface CallOptions {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * The client address to call from: any of 127.0.0.0/8 (Linux answers them all on loopback), so a suite
+   * can be many clients; default the system's choice (127.0.0.1).
+   */
+  from?: string;
 }
+
+/** One connection pool per client address a suite calls from. */
+const fromAddress = new Map<string, Agent>();
+const agentFrom = (address: string): Agent => {
+  let agent = fromAddress.get(address);
+  if (agent === undefined) {
+    agent = new Agent({ localAddress: address });
+    fromAddress.set(address, agent);
+  }
+  return agent;
+};
 
 /** One request to `origin + target`, its answer read whole. */
 export async function call(origin: string, target: string, o: CallOptions = {}): Promise<Answer> {
@@ -167,7 +184,16 @@ export async function call(origin: string, target: string, o: CallOptions = {}):
     ...o.headers,
   };
   const body = o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
-  return answerOf(await fetch(origin + target, { method, headers, body, signal: o.signal }));
+  const dispatcher = o.from === undefined ? undefined : agentFrom(o.from);
+  return answerOf(
+    await fetch(origin + target, {
+      method,
+      headers,
+      body,
+      signal: o.signal,
+      ...(dispatcher && { dispatcher }),
+    } as RequestInit),
+  );
 }
 
 /** Headers as a plain object, without those named, nor X-Request-Id: each answer's own (one per request). */

@@ -4,7 +4,10 @@
  * prefix and deletes its keys at the end, so runs sharing the server never see each other.
  */
 import { randomUUID } from 'node:crypto';
+import { type AddressInfo, createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
+import { connectRedis } from '../../src/redis.js';
 import { type Link, startLink } from './tcp.js';
 
 export const TEST_REDIS_URL = process.env.QR_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -47,4 +50,32 @@ export async function startCuttableLink(): Promise<CuttableLink> {
   const url = new URL(TEST_REDIS_URL);
   url.host = `127.0.0.1:${link.port}`;
   return { ...link, url: url.href };
+}
+
+/**
+ * Two connections to the test Redis, as two instances would hold, for the suite that calls this: connected
+ * before it (failing if Redis does not answer), its keys under `prefix` deleted after it.
+ */
+export function redisPairFor(prefix: string): { readonly a: Redis; readonly b: Redis } {
+  const pair = {} as { a: Redis; b: Redis };
+  beforeAll(async () => {
+    await requireRedis();
+    pair.a = await connectRedis(TEST_REDIS_URL);
+    pair.b = await connectRedis(TEST_REDIS_URL);
+  });
+  afterAll(async () => {
+    if (pair.a) await deleteKeys(pair.a, prefix);
+    pair.a?.disconnect();
+    pair.b?.disconnect();
+  });
+  return pair;
+}
+
+/** A Redis URL nothing listens at: a port the system gave out and took back. */
+export async function unreachableRedisUrl(): Promise<string> {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const { port } = closed.address() as AddressInfo;
+  await new Promise((resolve) => closed.close(resolve));
+  return `redis://127.0.0.1:${port}`;
 }

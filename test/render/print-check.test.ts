@@ -69,10 +69,10 @@ describe('the print check', () => {
       }),
     };
     expect(verdicts).toEqual({
-      'plain v2': 22.4,
-      'plain v10': 46.3,
-      'dots at 0.6, v5': 34.8,
-      'navy on cream, rounded, v5': 31.7,
+      'plain v2': 21.5,
+      'plain v10': 45,
+      'dots at 0.6, v5': 32.3,
+      'navy on cream, rounded, v5': 30.8,
     });
   });
 });
