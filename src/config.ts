@@ -78,6 +78,10 @@ export interface Config {
   bodyTimeoutMs: number;
   maxHeaderBytes: number;
   logRequests: boolean;
+  /** QR_LOG_FORMAT: `text` (the default) or `json`, one JSON object per line (observe/log.ts). */
+  logFormat: 'text' | 'json';
+  /** QR_METRICS_TOKEN: what a non-loopback client of GET /metrics presents as a Bearer token; unset, none may. */
+  metricsToken: string | undefined;
   /**
    * Test-only (QR_FETCH_ALLOW_LOOPBACK=1): lets logoUrl and backgroundImageUrl reach loopback addresses
    * (127/8, ::1) so tests can serve images locally; every other private or reserved address stays refused.
@@ -245,6 +249,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyTimeoutMs: int(env, 'QR_BODY_TIMEOUT_MS', 30_000, 1),
     maxHeaderBytes: int(env, 'QR_MAX_HEADER_BYTES', 16 * 1024, 1024),
     logRequests: env.QR_LOG_REQUESTS === '1',
+    logFormat: logFormat(env),
+    metricsToken: env.QR_METRICS_TOKEN || undefined,
     fetchAllowLoopback: env.QR_FETCH_ALLOW_LOOPBACK === '1',
     publicBaseUrl: publicBaseUrl(env),
     ai: loadAi(env),
@@ -512,6 +518,12 @@ function chainStep(variable: string, entry: string): ChainStep {
   if (!MODEL_ID.test(model))
     throw new Error(`${variable}: "${model}" is not a model id (letters, digits and . _ : / -, up to 100)`);
   return { providerId, model };
+}
+
+function logFormat(env: NodeJS.ProcessEnv): 'text' | 'json' {
+  const format = env.QR_LOG_FORMAT ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new Error(`QR_LOG_FORMAT must be text or json, not "${format}"`);
+  return format;
 }
 
 export const isLoopback = (host: string): boolean =>

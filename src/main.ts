@@ -1,16 +1,20 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config.js';
+import { configureLogs, logError, logInfo } from './observe/log.js';
 import { SITE_READY, startProcessTree, startRoles } from './roles.js';
 import { secureDataDir } from './store/index.js';
 
 try {
   const config = loadConfig();
+  configureLogs(config.logFormat);
   // QR_DATA_DIR the process's alone (0700, files 0600, umask 077) before anything is written in it; with
   // DATABASE_URL it may not exist yet, and is made 0700 when a secret is first kept there.
   if (config.store.databaseUrl === undefined || existsSync(config.store.dataDir)) secureDataDir(config.store.dataDir);
   const running =
-    config.role === 'all' ? await startProcessTree(config, fileURLToPath(import.meta.url)) : await startRoles(config);
+    config.role === 'all'
+      ? await startProcessTree(config, fileURLToPath(import.meta.url), logInfo)
+      : await startRoles(config, logInfo);
   // Started by a process tree: the parent waits for this word before it reports the service up.
   process.send?.(SITE_READY);
   const stop = () => {
@@ -19,6 +23,6 @@ try {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 } catch (e) {
-  console.error(`qrfarm failed to start: ${(e as Error).message}`);
+  logError(`qrfarm failed to start: ${(e as Error).message}`);
   process.exit(1);
 }

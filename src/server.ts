@@ -8,6 +8,7 @@ import { pingRoutes } from './api/ping.js';
 import { templateRoutes } from './api/templates.js';
 import { isLoopback, type Config } from './config.js';
 import { makeRequestAuth } from './http/auth.js';
+import { opsRoutes } from './http/ops-routes.js';
 import { startHttp, type HttpServer } from './http/server.js';
 import type { Route } from './http/router.js';
 import { loadUws } from './http/uws.js';
@@ -23,6 +24,8 @@ import { connectRedis } from './redis.js';
 import { InProcessReplayMemory, RedisReplayMemory, type ReplayMemory } from './relay/replay.js';
 import { RenderCache } from './render/cache.js';
 import { RenderPool } from './render/pool.js';
+import { configureLogs } from './observe/log.js';
+import { watchPool } from './observe/metrics.js';
 import type { Service } from './service.js';
 import { type AdminAccess, ENGINE_ADMIN, openAdminAccess } from './admin/access.js';
 import { type AdminRoute, adminHttpRoutes } from './admin/routes.js';
@@ -73,6 +76,16 @@ function engineAdminRoutes(
   return adminHttpRoutes([usage], access, new CredentialThrottle(failureLimit));
 }
 
+/**
+ * An engine is ready while a render worker that has loaded its modules takes renders. It listens only once
+ * all its first workers have; a recycled worker's replacement loading beside the others does not take it
+ * out of a load balancer, workers all crashed and still loading do.
+ */
+function notReady(pool: RenderPool): string | undefined {
+  const { ready, workers } = pool.stats();
+  return ready > 0 ? undefined : `none of the ${workers} render workers has loaded its modules`;
+}
+
 /** Tests: what the engine's metering runs on (a clock, shorter holds). */
 export interface ServiceOptions {
   marketplace?: MarketplaceOptions;
@@ -94,12 +107,15 @@ export async function startService(
       `QR_PROXY_SECRET is not set and HOST=${config.host} is not a loopback address: refusing to serve without authentication.`,
     );
   }
+  configureLogs(config.logFormat);
   const loaded = loadUws();
   const pool = new RenderPool(config);
+  const unwatch = watchPool(pool);
   let marketplace: Marketplace;
   try {
     marketplace = await openMarketplace(config, { log, ...options.marketplace });
   } catch (e) {
+    unwatch();
     await pool.close();
     throw e;
   }
@@ -124,12 +140,15 @@ export async function startService(
       ? new RedisReplayMemory(redis, { keyPrefix: `${config.redisKeyPrefix}relay-seen:`, log })
       : new InProcessReplayMemory();
     const admin: { access?: AdminAccess } = {};
-    const routes = routesOf(service);
+    const routes = [
+      ...opsRoutes({ role: 'engine', metricsToken: config.metricsToken, notReady: () => notReady(pool) }),
+      ...routesOf(service),
+    ];
     if (config.store.databaseUrl === undefined)
       routes.push(...engineAdminRoutes(marketplace, () => admin.access, config.credentialFailureLimit));
     await pool.ready();
     http = await startHttp(
-      { ...config, unreadHeaders: ENGINE_UNREAD_HEADERS, socketPath: config.engineSocket },
+      { ...config, unreadHeaders: ENGINE_UNREAD_HEADERS, socketPath: config.engineSocket, serves: 'engine' },
       routes,
       makeRequestAuth(config, replay),
       loaded,
@@ -138,6 +157,7 @@ export async function startService(
       admin.access = openAdminAccess(config.store.dataDir, http.port, ENGINE_ADMIN);
   } catch (e) {
     redis?.disconnect();
+    unwatch();
     await pool.close();
     await marketplace.close();
     throw e;
@@ -159,6 +179,7 @@ export async function startService(
     port: http.port,
     close: async () => {
       http.close();
+      unwatch();
       await pool.close();
       redis?.disconnect();
       await marketplace.close();

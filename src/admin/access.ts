@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.js';
-import { parseClientAddress } from '../http/address.js';
+import { isLoopbackAddress } from '../http/address.js';
 import { makeSecretCheck } from '../http/auth.js';
 // The modules themselves rather than the store's index: the CLI reads the token without loading the drivers.
 import { isMemoryDataDir, readDataDirSecret, replaceSecret } from '../store/data-dir.js';
@@ -16,12 +16,7 @@ export const SITE_ADMIN: AdminApiFiles = { tokenFile: 'admin-token', database: A
 /** The engine's admin API: the usage export of its metering store. */
 export const ENGINE_ADMIN: AdminApiFiles = { tokenFile: 'engine-admin-token', database: MARKETPLACE_PGLITE };
 
-/** A client address is loopback: 127.0.0.0/8 or ::1, also in IPv4-mapped or uncompressed IPv6 form. */
-export function isLoopbackAddress(address: string): boolean {
-  const parsed = parseClientAddress(address);
-  if (parsed === undefined) return false;
-  return parsed.family === 4 ? parsed.dotted.startsWith('127.') : parsed.groups.join(':') === '0:0:0:0:0:0:0:1';
-}
+export { isLoopbackAddress };
 
 export interface AdminRequestOrigin {
   /** The client's address as the server saw it (uWS: `res.getRemoteAddressAsText()`). */

@@ -15,6 +15,7 @@ import { parseJsonBody } from '../http/json-body.js';
 import type { RequestContext, Route } from '../http/router.js';
 import type { DeliverDesign } from '../marketplace/index.js';
 import type { Correction, RenderConfig } from '../model/render-config.js';
+import { aiCalls } from '../observe/metrics.js';
 import { AI_CALLER_FIELDS } from '../schema/ai-request.js';
 import { RENDER_MEDIA_TYPES } from '../schema/openapi.js';
 import { prepareRender, type QrConfigBody } from '../schema/prepare-render.js';
@@ -198,7 +199,9 @@ async function designAndRender(
       perAttemptMs,
       totalMs,
     });
+    aiCalls.labels(keys, design.providerId, 'designed').inc();
   } catch (e) {
+    aiCalls.labels(keys, 'none', signal.aborted ? 'abandoned' : isApiError(e) ? e.code : 'failed').inc();
     if (signal.aborted) return;
     throw e;
   }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ifNoneMatch } from '../http/etag.js';
 import type { RequestContext } from '../http/router.js';
 import type { Correction, RenderAssets } from '../model/render-config.js';
+import { renderCacheLookups } from '../observe/metrics.js';
 import type { RenderSuccess } from '../render/types.js';
 import type { PreparedRender } from '../schema/prepare-render.js';
 import type { Service } from '../service.js';
@@ -60,6 +61,7 @@ export async function renderAndReply(
     return;
   }
   let result = service.cache.get(key);
+  renderCacheLookups.labels(result ? 'hit' : 'miss').inc();
   if (!result) {
     const options = { visitor: isVisitor(ctx) };
     result = await service.pool.render({ config: prepared.config, assets }, ctx.reply.abort.signal, options);

@@ -4,7 +4,8 @@ import { socketPathOf } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { ClientGone } from '../http/response.js';
 import type { Relayed } from '../http/upstream.js';
-import { bodySha256, signRelay, VISITOR_CUSTOMER_ID } from '../relay/signature.js';
+import { engineErrors, relayDuration, since } from '../observe/metrics.js';
+import { bodySha256, RELAY_ID_HEADERS, signRelay, VISITOR_CUSTOMER_ID } from '../relay/signature.js';
 
 /** Request headers the engine may see: never the key, cookies or anything else of the caller's identity. */
 const FORWARDED_REQUEST_HEADERS = ['content-type', 'accept', 'if-none-match'] as const;
@@ -18,6 +19,8 @@ const HOP_HEADERS = new Set([
   'uwebsockets',
   'x-content-type-options',
   'strict-transport-security',
+  // The site's front end writes its own, the same id.
+  'x-request-id',
 ]);
 
 /**
@@ -197,6 +200,9 @@ export class EngineClient {
 
   async relay(call: RelayCall): Promise<Relayed> {
     const customerId = signedIdOf(call.caller);
+    // The front end has put the request's id into its headers, and left a traceparent only if well formed.
+    const requestId = call.headers[RELAY_ID_HEADERS.requestId];
+    const traceparent = call.headers[RELAY_ID_HEADERS.traceparent];
     const headers: Record<string, string> =
       customerId === undefined
         ? {}
@@ -206,7 +212,14 @@ export class EngineClient {
             pathWithQuery: call.path,
             bodySha256: call.bodySha256,
             customerId,
+            requestId,
+            traceparent,
           });
+    if (customerId === undefined) {
+      if (requestId !== undefined) headers[RELAY_ID_HEADERS.requestId] = requestId;
+      if (traceparent !== undefined) headers[RELAY_ID_HEADERS.traceparent] = traceparent;
+    }
+    const started = performance.now();
     for (const name of FORWARDED_REQUEST_HEADERS) {
       const v = call.headers[name];
       if (v !== undefined) headers[name] = v;
@@ -215,7 +228,7 @@ export class EngineClient {
     if (call.headers.host !== undefined) headers['x-forwarded-host'] = call.headers.host;
     try {
       if (call.signal.aborted) throw new errors.RequestAbortedError();
-      return await new Promise<Relayed>((resolve, reject) => {
+      const answer = await new Promise<Relayed>((resolve, reject) => {
         const options: Dispatcher.DispatchOptions = {
           method: call.method,
           path: call.path,
@@ -226,11 +239,20 @@ export class EngineClient {
         };
         this.pool.dispatch(options, new RelayHandler(call.signal, resolve, reject));
       });
+      relayDuration.labels('answered').observe(since(started));
+      return answer;
     } catch (e) {
-      if (call.signal.aborted) throw e;
-      if (e instanceof errors.HeadersTimeoutError || e instanceof errors.BodyTimeoutError)
-        throw new ApiError('engine_timeout', { cause: e });
-      throw new ApiError('engine_unavailable', { cause: e });
+      if (call.signal.aborted) {
+        relayDuration.labels('abandoned').observe(since(started));
+        throw e;
+      }
+      const code =
+        e instanceof errors.HeadersTimeoutError || e instanceof errors.BodyTimeoutError
+          ? 'engine_timeout'
+          : 'engine_unavailable';
+      relayDuration.labels(code === 'engine_timeout' ? 'timeout' : 'unavailable').observe(since(started));
+      engineErrors.labels(code).inc();
+      throw new ApiError(code, { cause: e });
     }
   }
 

@@ -3,6 +3,7 @@ import { ApiError } from '../errors.js';
 import { jsonBytes, requireJson } from '../http/json-body.js';
 import { guarded, type RequestContext, type Route } from '../http/router.js';
 import { forward } from '../http/upstream.js';
+import { edgeCacheLookups } from '../observe/metrics.js';
 import { apiKeyGuard } from './api-key.js';
 import { admitCustomerCall, type CustomerCallDeps } from './customer-checks.js';
 import type { EdgeCache, EdgeCaching } from './edge-cache.js';
@@ -108,7 +109,11 @@ async function relayAndForward(
   caching: EdgeCaching | undefined,
 ): Promise<void> {
   const key = caching && deps.edgeCache?.keyOf(call, caching);
-  if (key !== undefined && deps.edgeCache!.answer(ctx, key)) return;
+  if (key !== undefined) {
+    const hit = deps.edgeCache!.answer(ctx, key);
+    edgeCacheLookups.labels(hit ? 'hit' : 'miss').inc();
+    if (hit) return;
+  }
   // Only a body that parsed was ever answered and kept, so the check waits for a miss.
   if (call.method === 'POST') requireJson(call.body);
   const relayed = await deps.engine.relay(call);

@@ -4,6 +4,7 @@ import type { SiteSettings } from '../config.js';
 import { ApiError, isApiError } from '../errors.js';
 import type { RequestContext } from '../http/router.js';
 import { readAll } from '../http/upstream.js';
+import { credits } from '../observe/metrics.js';
 import { paymentRequired } from './customer-checks.js';
 import type { EngineClient, RelayCall } from './engine-client.js';
 
@@ -94,6 +95,7 @@ async function spendCredit(
   const { accounts, settings } = deps;
   const reservation = await accounts.reserveCredit(customerId);
   if (reservation === null) throw paymentRequired('out_of_api_credits', settings);
+  credits.labels('reserved').inc();
   let spent = false;
   try {
     const r = await deps.engine.relay(call);
@@ -101,6 +103,7 @@ async function spendCredit(
     if (r.status !== 200 || ctx.reply.aborted) return { status: r.status, headers: r.headers, body: bytes };
     const balance = await accounts.commitCredit(reservation.id);
     spent = true;
+    credits.labels('spent').inc();
     const remaining = String(balance.available);
     if (!(r.headers['content-type'] ?? '').startsWith('application/json'))
       return { status: 200, headers: { ...r.headers, 'X-Credits-Remaining': remaining }, body: bytes };
@@ -111,9 +114,12 @@ async function spendCredit(
     return { status: 200, headers: { ...headers, 'X-Credits-Remaining': remaining }, body };
   } finally {
     if (!spent) {
-      await accounts.releaseCredit(reservation.id).catch(() => {
-        // The reservation expires and the sweeper gives the credit back.
-      });
+      await accounts.releaseCredit(reservation.id).then(
+        () => credits.labels('released').inc(),
+        () => {
+          // The reservation expires and the sweeper gives the credit back.
+        },
+      );
     }
   }
 }

@@ -23,3 +23,10 @@ export function parseClientAddress(address: string): ClientAddress | undefined {
   const right = shortest.includes('::') ? (tail === '' ? [] : tail.split(':')) : [];
   return { family: 6, groups: [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] };
 }
+
+/** A client address is loopback: 127.0.0.0/8 or ::1, also in IPv4-mapped or uncompressed IPv6 form. */
+export function isLoopbackAddress(address: string): boolean {
+  const parsed = parseClientAddress(address);
+  if (parsed === undefined) return false;
+  return parsed.family === 4 ? parsed.dotted.startsWith('127.') : parsed.groups.join(':') === '0:0:0:0:0:0:0:1';
+}

@@ -66,6 +66,8 @@ export class ClientGone extends EventEmitter<{ abort: [] }> {
 export class Reply {
   aborted = false;
   done = false;
+  /** The status sent; 0 until an answer has started (and for a client gone before it). */
+  status = 0;
   /** Fires when the client goes away; for listeners on every request's path. */
   readonly gone = new ClientGone();
   private controller: AbortController | undefined;
@@ -116,6 +118,7 @@ export class Reply {
   send(status: number, headers: Record<string, string>, body: Uint8Array | string, close = this.bodyPending): void {
     if (this.aborted || this.done) return;
     this.done = true;
+    this.status = status;
     const bytes = typeof body === 'string' ? Buffer.from(body) : body;
     const res = this.res;
     res.cork(() => {
@@ -229,6 +232,7 @@ export class Reply {
   ): Promise<boolean> {
     if (this.aborted || this.done) return false;
     this.done = true;
+    this.status = status;
     const res = this.res;
     res.cork(() => {
       res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);

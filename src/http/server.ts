@@ -1,6 +1,8 @@
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import type { Config } from '../config.js';
 import { ApiError, isApiError } from '../errors.js';
+import { isTraceparent, logError, logRequest, jsonLogs, requestIdOf } from '../observe/log.js';
+import { httpDuration, httpRequests } from '../observe/metrics.js';
 import type { RelayIdentity } from '../relay/signature.js';
 import type { RequestAuth } from './auth.js';
 import { collectBody } from './body.js';
@@ -19,6 +21,8 @@ export interface HttpSettings
   unreadHeaders: ReadonlySet<string>;
   /** A Unix socket to listen on besides the port (the engine's QR_ENGINE_SOCKET). */
   socketPath?: string;
+  /** Which role's requests these are, in the metrics and the logs. */
+  serves: 'engine' | 'site';
   /** Headers on every answer besides ALWAYS_HEADERS (the site's Strict-Transport-Security over https). */
   answerHeaders?: readonly (readonly [string, string])[];
 }
@@ -48,7 +52,7 @@ async function dispatch(
     // Work abandoned because the client went away (an aborted relay or LLM call) is nobody's error.
     else if (ctx.reply.aborted) return;
     else {
-      console.error(`${ctx.method} ${ctx.path} failed:`, e);
+      logError(`${ctx.method} ${ctx.path} failed`, e);
       ctx.reply.error(new ApiError('INTERNAL_ERROR'));
     }
   }
@@ -81,6 +85,32 @@ export function startHttp(
     const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
     const reply = new Reply(res, hasBody, fixedHeaders);
     const started = performance.now();
+    // One id per request, on its answer and its log line; written into the headers, so that a relay to an
+    // engine passes it on (engine-client.ts), as it does a well-formed traceparent.
+    const requestId = requestIdOf(headers['x-request-id']);
+    headers['x-request-id'] = requestId;
+    if (headers.traceparent !== undefined && !isTraceparent(headers.traceparent)) delete headers.traceparent;
+    reply.header('X-Request-Id', requestId);
+    let routeName = 'unmatched';
+    let customerId: string | undefined;
+    const finish = () => {
+      const seconds = (performance.now() - started) / 1000;
+      const status = reply.status;
+      httpRequests.labels(config.serves, routeName, method, status === 0 ? 'aborted' : String(status)).inc();
+      httpDuration.labels(config.serves, routeName, method).observe(seconds);
+      if (!config.logRequests && !jsonLogs()) return;
+      logRequest({
+        requestId,
+        role: config.serves,
+        method,
+        route: routeName,
+        path,
+        status,
+        durationMs: seconds * 1000,
+        customerId,
+        traceparent: headers.traceparent,
+      });
+    };
     // Read from the start, whatever the answer: one sent before the body is in (an unknown path) then
     // drops the rest of it while it lingers, instead of closing on a client still writing.
     let body: Promise<Uint8Array> = Promise.resolve(EMPTY);
@@ -106,6 +136,7 @@ export function startHttp(
         reply.header('Allow', match.allowed.join(', '));
         throw new ApiError('METHOD_NOT_ALLOWED', { message: `${path} accepts ${match.allowed.join(', ')}.` });
       }
+      routeName = match.route.path;
       const relayed = auth.admit(match.route, headers);
       let remoteAddress: string | undefined;
       const ctx: RequestContext = {
@@ -129,16 +160,15 @@ export function startHttp(
             auth.verifyRelayed({ method, pathWithQuery: rawQuery ? `${path}?${rawQuery}` : path, headers }, bytes)
         : undefined;
       void dispatch(match.route, ctx, verify).then(() => {
-        if (!config.logRequests) return;
-        // The customer a relay acts for is an id, not a credential: it says whose traffic this was.
-        const relay = ctx.customerId === undefined ? '' : ` relayed for ${ctx.customerId}`;
-        console.log(`${method} ${path} ${(performance.now() - started).toFixed(1)} ms${relay}`);
+        customerId = ctx.customerId;
+        finish();
       });
     } catch (e) {
       if (isApiError(e)) reply.error(e);
       else if (e instanceof URIError)
         reply.error(new ApiError('BAD_REQUEST', { message: 'The URL is not correctly percent-encoded.' }));
       else throw e;
+      finish();
     }
   });
 

@@ -13,6 +13,12 @@ import type { ReplayMemory } from './replay.js';
  *   v1 \n <timestamp> \n <nonce> \n <METHOD> \n <path?query> \n <SHA-256 hex of the body> \n <customer id>
  * The nonce is what tells two identical requests of one customer in the same second apart; without it the
  * second would be refused as a replay.
+ *
+ * A relay that carries the request's id (issue 29) sends it as `x-request-id`, and its W3C trace context,
+ * if any, as `traceparent`, and signs them too: besides the `v1=` values, `v2=` values over
+ *   v2 \n <timestamp> \n <nonce> \n <METHOD> \n <path?query> \n <body hash> \n <customer id> \n <request id> \n <traceparent or empty>
+ * An engine that knows v2 checks the `v2=` values when there are any, so the ids it logs are the site's;
+ * an engine from before ignores them and checks `v1=` (an engine's log then takes the id as a caller's).
  */
 export const RELAY_HEADERS = {
   timestamp: 'x-qr-relay-timestamp',
@@ -20,6 +26,9 @@ export const RELAY_HEADERS = {
   customer: 'x-qr-relay-customer',
   signature: 'x-qr-relay-signature',
 } as const;
+
+/** The request's id and trace context: signed by `v2=` values, yet no relay header (any request may carry them). */
+export const RELAY_ID_HEADERS = { requestId: 'x-request-id', traceparent: 'traceparent' } as const;
 
 /** A relay is accepted while |now − timestamp| ≤ this many seconds, in either direction. */
 export const RELAY_WINDOW_SEC = 60;
@@ -30,7 +39,7 @@ const TIMESTAMP = /^\d{1,12}$/;
 const NONCE = /^[A-Za-z0-9_-]{16,64}$/;
 /** Printable ASCII without spaces: it travels in a header, and cannot contain the separator. */
 const CUSTOMER_ID = /^[\x21-\x7e]{1,128}$/;
-const SIGNATURE_VALUE = /^v1=([0-9a-f]{64})$/i;
+const SIGNATURE_VALUE = /^(v[12])=([0-9a-f]{64})$/i;
 
 /**
  * The customer id the site signs the anonymous Studio's relays for (a visitor): no customer's takes this
@@ -59,6 +68,10 @@ export type SignRelayOptions = Omit<RelayedRequest, 'body'> &
     secret: string | readonly string[];
     /** Milliseconds since the epoch; default Date.now(). */
     now?: number;
+    /** The request's id (1–128 of [A-Za-z0-9._:-]), sent as x-request-id and signed (v2). */
+    requestId?: string;
+    /** Its W3C traceparent, sent and signed with the id. */
+    traceparent?: string;
   };
 
 export interface VerifyRelayOptions {
@@ -80,7 +93,13 @@ export interface RelayIdentity {
 }
 
 /** The headers that relay `request` to an engine holding `secret` (current or previous). */
-export function signRelay({ secret, now = Date.now(), ...request }: SignRelayOptions): Record<string, string> {
+export function signRelay({
+  secret,
+  now = Date.now(),
+  requestId,
+  traceparent,
+  ...request
+}: SignRelayOptions): Record<string, string> {
   if (!CUSTOMER_ID.test(request.customerId))
     throw new Error('signRelay: the customer id must be 1–128 printable ASCII characters without spaces');
   const secrets = typeof secret === 'string' ? [secret] : secret;
@@ -92,13 +111,29 @@ export function signRelay({ secret, now = Date.now(), ...request }: SignRelayOpt
   const bodyHash = 'bodySha256' in request ? request.bodySha256 : bodySha256(request.body);
   const signed = signedString(timestamp, nonce, request, bodyHash);
   const values = secrets.map((s) => `v1=${hmac(s, signed).toString('hex')}`);
-  return {
+  const headers: Record<string, string> = {
     [RELAY_HEADERS.timestamp]: timestamp,
     [RELAY_HEADERS.nonce]: nonce,
     [RELAY_HEADERS.customer]: request.customerId,
-    [RELAY_HEADERS.signature]: values.join(','),
   };
+  if (requestId !== undefined && REQUEST_ID.test(requestId)) {
+    const trace = traceparent !== undefined && TRACE_HEADER.test(traceparent) ? traceparent : '';
+    const signedIds = withIds(signed, requestId, trace);
+    for (const s of secrets) values.push(`v2=${hmac(s, signedIds).toString('hex')}`);
+    headers[RELAY_ID_HEADERS.requestId] = requestId;
+    if (trace !== '') headers[RELAY_ID_HEADERS.traceparent] = trace;
+  }
+  headers[RELAY_HEADERS.signature] = values.join(',');
+  return headers;
 }
+
+/** What a request id and a traceparent may be to be signed: one header line each (observe/log.ts checks more). */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const TRACE_HEADER = /^[\x21-\x7e]{1,256}$/;
+
+/** The v2 string: the v1 string's fields, then the request id and the traceparent (or nothing). */
+const withIds = (v1: string, requestId: string, traceparent: string): string =>
+  `v2${v1.slice(2)}\n${requestId}\n${traceparent}`;
 
 /** Whether a request claims to be a relay: it carries any of the relay headers. */
 export const isRelayed = (headers: Readonly<Record<string, string | undefined>>): boolean =>
@@ -128,12 +163,17 @@ export async function verifyRelay(options: VerifyRelayOptions): Promise<RelayIde
     throw refused('The relay headers are missing or malformed.');
   if (secrets.length === 0) throw refused('This engine accepts no relayed requests (QR_INTERNAL_SECRET is not set).');
 
-  const signed = signedString(timestamp, nonce, { ...options, customerId }, bodySha256(options.body));
+  const v1 = signedString(timestamp, nonce, { ...options, customerId }, bodySha256(options.body));
+  // The v2 values when there are any: they also cover the request id and trace context the engine logs.
+  const requestId = headers[RELAY_ID_HEADERS.requestId];
+  const v2 = presented.v2.length > 0 && requestId !== undefined;
+  const signed = v2 ? withIds(v1, requestId, headers[RELAY_ID_HEADERS.traceparent] ?? '') : v1;
+  const values = v2 ? presented.v2 : presented.v1;
   let matched = false;
   for (const secret of secrets) {
     const expected = hmac(secret, signed);
     // Every comparison runs, so the time taken does not say which value or secret matched.
-    for (const value of presented) matched = timingSafeEqual(value, expected) || matched;
+    for (const value of values) matched = timingSafeEqual(value, expected) || matched;
   }
   if (!matched) throw refused('The relay signature does not match.');
 
@@ -167,13 +207,17 @@ function signedString(timestamp: string, nonce: string, r: Omit<RelayedRequest, 
   return ['v1', timestamp, nonce, r.method.toUpperCase(), target(r.pathWithQuery), bodyHash, r.customerId].join('\n');
 }
 
-/** The `v1=` values of the header as 32-byte buffers; undefined when there is none or too many. */
-function parseSignatures(header: string | undefined): Buffer[] | undefined {
+/**
+ * The `v1=` and `v2=` values of the header as 32-byte buffers; undefined when there is no v1 value, or too
+ * many of either.
+ */
+function parseSignatures(header: string | undefined): { v1: Buffer[]; v2: Buffer[] } | undefined {
   if (header === undefined) return undefined;
-  const values = header
-    .split(',')
-    .map((part) => SIGNATURE_VALUE.exec(part.trim())?.[1])
-    .filter((hex) => hex !== undefined);
-  if (values.length === 0 || values.length > MAX_SIGNATURES) return undefined;
-  return values.map((hex) => Buffer.from(hex, 'hex'));
+  const found = { v1: [] as Buffer[], v2: [] as Buffer[] };
+  for (const part of header.split(',')) {
+    const m = SIGNATURE_VALUE.exec(part.trim());
+    if (m !== null) found[m[1]!.toLowerCase() as 'v1' | 'v2'].push(Buffer.from(m[2]!, 'hex'));
+  }
+  if (found.v1.length === 0 || found.v1.length > MAX_SIGNATURES || found.v2.length > MAX_SIGNATURES) return undefined;
+  return found;
 }

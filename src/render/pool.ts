@@ -8,6 +8,7 @@ import { type FileFormat, FORMAT_NAMES } from '../model/vocabulary.js';
 import { versionFor } from '../qr/encode.js';
 import { symbolSize } from '../qr/version.js';
 import { designLayout } from './layout.js';
+import { observeRender, poolWait, since } from '../observe/metrics.js';
 import { Recycler } from './recycle.js';
 import { newStopFlag, raiseStopFlag } from './stop-flag.js';
 import { isWorkerReady, type RenderOutcome, type RenderSuccess, type RenderTask, type WorkerReply } from './types.js';
@@ -215,7 +216,9 @@ export class RenderPool {
     if (isHeavy) this.heavy++;
     if (visitor) this.visitors++;
     try {
+      const waitStart = performance.now();
       await this.acquireWorker(signal);
+      poolWait.observe(since(waitStart));
       return await this.dispatch(task, signal);
     } finally {
       if (isHeavy) this.heavy--;
@@ -311,6 +314,7 @@ export class RenderPool {
     const onAbort = () => raiseStopFlag(stop);
     signal?.addEventListener('abort', onAbort, { once: true });
     const timeout = AbortSignal.timeout(this.opts.taskTimeoutMs);
+    const started = performance.now();
     let out: RenderOutcome;
     try {
       const transferList = [task.assets.logo, task.assets.background]
@@ -326,12 +330,15 @@ export class RenderPool {
       if (this.recycler.note(memory) && this.retiring === undefined && this.recycler.allReported(this.threadIds()))
         this.retiring = memory.threadId;
     } catch (e) {
-      if (signal?.aborted) throw this.abandon(signal);
+      const abandoned = signal?.aborted === true;
+      observeRender(task, abandoned ? 'abandoned' : timeout.aborted ? 'timeout' : 'failed', since(started));
+      if (abandoned) throw this.abandon(signal!);
       throw this.failure(e, timeout, task.config.fileFormat);
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.releaseWorker();
     }
+    observeRender(task, signal?.aborted ? 'abandoned' : out, since(started));
     if (signal?.aborted) throw this.abandon(signal);
     if (!out.ok)
       throw new ApiError(out.code, {

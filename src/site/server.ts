@@ -15,11 +15,14 @@ import { addressKey } from './visitors.js';
 import { type AdminAccess, openAdminAccess } from '../admin/access.js';
 import { adminHttpRoutes, adminRoutes } from '../admin/routes.js';
 import type { RequestAuth } from '../http/auth.js';
+import { opsRoutes } from '../http/ops-routes.js';
+import { configureLogs } from '../observe/log.js';
 import type { Route } from '../http/router.js';
 import { HSTS } from '../http/response.js';
 import { startHttp } from '../http/server.js';
 import type { LoadedUws } from '../http/uws.js';
 import { connectRedis } from '../redis.js';
+import type { Db } from '../store/db.js';
 import { openStore } from '../store/index.js';
 import { webRoutes } from './web.js';
 
@@ -82,6 +85,25 @@ async function paymentProvider(
   return { provider: undefined };
 }
 
+/** How long the readiness check waits for the store to answer. */
+const STORE_CHECK_MS = 2_000;
+
+/** Why the site cannot serve: its account store does not answer a query within STORE_CHECK_MS. */
+async function storeDown(db: Db): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`the account store did not answer within ${STORE_CHECK_MS} ms`), STORE_CHECK_MS);
+  });
+  try {
+    return await Promise.race([db.query('SELECT 1').then(() => undefined), late]);
+  } catch {
+    // Public: the reason names no address or error of the store's.
+    return 'the account store is down';
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * The consumer site: the /api/v1 gateway, the direct consumer endpoints and the admin API, on its own port,
  * over the account store (PGlite in the data directory, or PostgreSQL). It keeps no render state; every
@@ -96,6 +118,7 @@ export async function startSite(
   if (secret === undefined) throw new Error('The site needs QR_INTERNAL_SECRET, shared with the engines it relays to.');
   if (options.engineUrls.length === 0) throw new Error('The site needs QR_ENGINE_URL: the engines it relays to.');
   const { store } = config;
+  configureLogs(config.logFormat);
   // The pepper first: a missing one must stop the start before anything is opened.
   const pepper = resolvePepper({ pepper: store.keyPepper, dataDir: store.dataDir, databaseUrl: store.databaseUrl });
   const db = await openStore({ ...store, role: 'site' });
@@ -126,13 +149,7 @@ export async function startSite(
   });
   const gateway = { accounts, limiter, engine, settings: config.site, edgeCache, credentialFailures };
   const apiRoutes: Route[] = [
-    {
-      method: 'GET',
-      path: '/healthz',
-      auth: 'public',
-      doc: { summary: 'Liveness of the site, for load balancers; no key needed.', response: '{ success, status }' },
-      handler: (ctx) => ctx.reply.json(200, { success: true, status: 'ok', role: 'site' }),
-    },
+    ...opsRoutes({ role: 'site', metricsToken: config.metricsToken, notReady: () => storeDown(db) }),
     ...gatewayRoutes(gateway),
     ...(stripe === undefined ? [] : [stripeWebhookRoute(stripe, checkout)]),
   ];
@@ -155,6 +172,7 @@ export async function startSite(
       maxBodyBytes: config.site.maxBodyBytes,
       maxMultipartBytes: config.site.maxBodyBytes,
       unreadHeaders: new Set(),
+      serves: 'site',
       answerHeaders: config.site.publicUrl.startsWith('https://') ? [HSTS] : [],
     },
     routes,

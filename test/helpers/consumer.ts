@@ -196,9 +196,9 @@ export async function call(origin: string, target: string, o: CallOptions = {}):
   );
 }
 
-/** Headers as a plain object, without those named. */
+/** Headers as a plain object, without those named, nor X-Request-Id: each answer's own (one per request). */
 export const headersWithout = (h: Headers, ...names: string[]): Record<string, string> =>
-  Object.fromEntries([...h].filter(([k]) => !names.includes(k)));
+  Object.fromEntries([...h].filter(([k]) => k !== 'x-request-id' && !names.includes(k)));
 
 /** The error envelope's status and code. */
 export const refusal = (a: Answer) => ({ status: a.status, success: a.body?.success, code: a.body?.code });

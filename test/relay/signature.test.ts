@@ -352,3 +352,58 @@ describe('Redis lost: the engine falls back to its own memory, and says so once'
     }
   });
 });
+
+describe('the request id and trace context in the relay (v2=, issue 29)', () => {
+  const REQUEST_ID = 'req-7f3a.e2e:1';
+  const TRACEPARENT = '00-4bf92f3577b34ca95c0d3cdf3a1b9a1e-00f067aa0ba902b7-01';
+  const signed = () =>
+    signRelay({ secret: SECRET, ...REQUEST, now: NOW, requestId: REQUEST_ID, traceparent: TRACEPARENT });
+
+  it('sends the id and the traceparent, signed by a v2= value beside the v1= one', async () => {
+    const headers = signed();
+    expect(headers['x-request-id']).toBe(REQUEST_ID);
+    expect(headers.traceparent).toBe(TRACEPARENT);
+    expect(headers[RELAY_HEADERS.signature]).toMatch(/^v1=[0-9a-f]{64},v2=[0-9a-f]{64}$/);
+    expect(await verify(headers)).toEqual({ customerId: REQUEST.customerId });
+  });
+
+  it('a changed id or traceparent is refused', async () => {
+    await expectRefused(verify({ ...signed(), 'x-request-id': 'someone-else' }), 'INVALID_INTERNAL_SIGNATURE');
+    await expectRefused(
+      verify({ ...signed(), traceparent: TRACEPARENT.replace('01', '00') }),
+      'INVALID_INTERNAL_SIGNATURE',
+    );
+    const { traceparent: _, ...dropped } = signed();
+    await expectRefused(verify(dropped), 'INVALID_INTERNAL_SIGNATURE');
+  });
+
+  it('an engine from before reads the v1= value alone, and a site from before sends only v1=', async () => {
+    const headers = signed();
+    const v1Only = headers[RELAY_HEADERS.signature]!.split(',')[0]!;
+    // What an engine before v2 checks: the v1= values (it skips others), over the string without the ids.
+    expect(await verify({ ...headers, [RELAY_HEADERS.signature]: v1Only })).toEqual({
+      customerId: REQUEST.customerId,
+    });
+    // A site before v2: no ids, no v2= value.
+    expect(await verify(signRelay({ secret: SECRET, ...REQUEST, now: NOW }))).toEqual({
+      customerId: REQUEST.customerId,
+    });
+  });
+
+  it('during a rotation, one v1= and one v2= value per secret', async () => {
+    const headers = signRelay({ secret: [SECRET, PREVIOUS], ...REQUEST, now: NOW, requestId: REQUEST_ID });
+    expect(headers[RELAY_HEADERS.signature]!.split(',').map((v) => v.slice(0, 3))).toEqual([
+      'v1=',
+      'v1=',
+      'v2=',
+      'v2=',
+    ]);
+    expect(await verify(headers, { secrets: [PREVIOUS] })).toEqual({ customerId: REQUEST.customerId });
+  });
+
+  it('an id that is not sane is neither sent nor signed', () => {
+    const headers = signRelay({ secret: SECRET, ...REQUEST, now: NOW, requestId: 'a b\nc' });
+    expect(headers['x-request-id']).toBeUndefined();
+    expect(headers[RELAY_HEADERS.signature]).toMatch(/^v1=[0-9a-f]{64}$/);
+  });
+});

@@ -14,6 +14,8 @@ const dist = (file: string) => new URL(`../../dist/src/${file}`, import.meta.url
 /** The routes anyone may call: each one reviewed, with why it needs no credentials. */
 const PUBLIC = [
   'GET /healthz', // load balancers
+  'GET /readyz', // load balancers: 503 while the account store is down
+  'GET /metrics', // Prometheus: answers loopback, elsewhere only QR_METRICS_TOKEN (http/ops-routes.ts)
   'GET /api/qr/templates/:id/preview', // <img> tags of the template list
   'GET /api/packs', // the shop's window
   'GET /api/session', // answers with or without a session
