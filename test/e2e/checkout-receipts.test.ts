@@ -13,7 +13,6 @@ import type { Order } from '../../src/accounts/types.js';
 import {
   type Consumer,
   type ConsumerStore,
-  call,
   consumerConfig,
   consumerStore,
   eventually,

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeOne, decodeWithZbar } from '../helpers/decode.js';
+import { decodeOne, decodeWithZbar, ghostscriptPng } from '../helpers/decode.js';
 import { image, png } from '../helpers/make-images.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -51,25 +51,6 @@ async function file(body: Record<string, unknown>): Promise<Uint8Array> {
   return new Uint8Array(await res.arrayBuffer());
 }
 
-/** The file drawn by Ghostscript to a PNG at `dpi`, EPS cropped to its bounding box. */
-function ghostscript(name: string, bytes: Uint8Array, dpi: number): Uint8Array {
-  const path = join(dir, name);
-  writeFileSync(path, bytes);
-  return new Uint8Array(
-    execFileSync('gs', [
-      '-q',
-      '-dSAFER',
-      '-dBATCH',
-      '-dNOPAUSE',
-      '-dEPSCrop',
-      '-sDEVICE=png16m',
-      `-r${dpi}`,
-      '-sOutputFile=-',
-      path,
-    ]),
-  );
-}
-
 /** The PDF drawn by poppler's pdftoppm to a PNG at `dpi`. */
 function poppler(name: string, bytes: Uint8Array, dpi: number): Uint8Array {
   const path = join(dir, name);
@@ -94,13 +75,13 @@ describe('EPS', () => {
     const text = latin1(eps);
     expect(text.startsWith('%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 600 600\n')).toBe(true);
     expect(text).toContain('shfill');
-    await expectBothRead(ghostscript('styled.eps', eps, 96));
+    await expectBothRead(ghostscriptPng(eps));
   });
 
   it('a printSize sets the bounding box: 25 mm is 70.87 pt', async () => {
     const eps = await file({ content: CONTENT, fileFormat: 'eps', printSize: { width: 25, unit: 'mm', dpi: 600 } });
     expect(latin1(eps)).toMatch(/%%HiResBoundingBox: 0 0 70\.866\d* 70\.866\d*\n/);
-    await expectBothRead(ghostscript('small.eps', eps, 1200));
+    await expectBothRead(ghostscriptPng(eps, 1200));
   });
 });
 
@@ -108,7 +89,7 @@ describe('CMYK', () => {
   it('a CMYK PDF has no RGB colour left, and Ghostscript and pdftoppm both draw a page both families read', async () => {
     const pdf = await file({ ...STYLED, fileFormat: 'pdf', colorSpace: 'cmyk' });
     expect(await file({ ...STYLED, fileFormat: 'pdf' })).not.toEqual(pdf);
-    await expectBothRead(ghostscript('cmyk.pdf', pdf, 96));
+    await expectBothRead(ghostscriptPng(pdf));
     await expectBothRead(poppler('cmyk.pdf', pdf, 96));
   });
 
@@ -118,7 +99,7 @@ describe('CMYK', () => {
     expect(page).not.toMatch(/ rg\n|DeviceRGB/);
     expect(page).toMatch(/ k\n/);
     expect(page).toContain('/DeviceCMYK');
-    await expectBothRead(ghostscript('cmyk.eps', eps, 96));
+    await expectBothRead(ghostscriptPng(eps));
   });
 
   it('is for PDF and EPS only', async () => {

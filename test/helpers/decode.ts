@@ -39,11 +39,11 @@ function init(): Promise<void> {
 const OPTIONS: ReaderOptions = { formats: ['QRCode'], tryHarder: true };
 
 /**
- * An EPS as Ghostscript draws it, a PNG at `dpi` (96: one pixel of the render per pixel), cropped to the
+ * An EPS (or a PDF) as Ghostscript draws it, a PNG at `dpi` (96: one pixel of the render per pixel), cropped to the
  * bounding box: anti-aliased as a viewer draws it, or (`samples`) unsmoothed with the pixel-centre fill
  * rule, for averaging several samples a pixel. Debian's ghostscript, which .ci/run installs.
  */
-export const epsToPng = (eps: Uint8Array, dpi = 96, as: 'viewer' | 'samples' = 'viewer'): Uint8Array =>
+export const ghostscriptPng = (eps: Uint8Array, dpi = 96, as: 'viewer' | 'samples' = 'viewer'): Uint8Array =>
   new Uint8Array(
     execFileSync(
       'gs',
@@ -95,7 +95,7 @@ export async function decodeFile(format: string, file: Uint8Array): Promise<Read
     case 'pdf':
       return readBarcodes(svgToImage(await pdfToSvg(file)), OPTIONS);
     case 'eps':
-      return readBarcodes(epsToPng(file), OPTIONS);
+      return readBarcodes(ghostscriptPng(file), OPTIONS);
     default:
       throw new Error(`no decoder for ${format}`);
   }
@@ -126,7 +126,7 @@ export async function fileToImage(format: string, file: Uint8Array): Promise<Ima
     case 'pdf':
       return svgToImage(await pdfToSvg(file));
     case 'eps':
-      return decodePng(epsToPng(file).slice().buffer);
+      return decodePng(ghostscriptPng(file).slice().buffer);
     default:
       throw new Error(`no decoder for ${format}`);
   }

@@ -18,7 +18,7 @@ import { sceneToSvg } from '../../src/render/svg.js';
 import { judgeRaster } from '../../src/render/verify/index.js';
 import type { RenderTask } from '../../src/render/types.js';
 import { initWasm } from '../../wasm/index.js';
-import { decodeOne, decodeWithZbar, epsToPng, fileToImage, svgToImage } from '../helpers/decode.js';
+import { decodeOne, decodeWithZbar, ghostscriptPng, fileToImage, svgToImage } from '../helpers/decode.js';
 import { pdfToSvg } from '../helpers/pdf-to-svg.js';
 import { randomDesign } from '../helpers/random-design.js';
 import { CONTENT, configOf, drawingDiff, SCENE_CASES } from '../helpers/scene-cases.js';
@@ -34,7 +34,7 @@ type Vector = (typeof VECTOR)[number];
  * coverage as the kernel's is, where Ghostscript's own smoothing fills every pixel a shape touches.
  */
 async function ghostscriptAt96(file: Uint8Array): Promise<ImageData> {
-  const { data, width, height } = await fileToImage('png', epsToPng(file, 4 * 96, 'samples'));
+  const { data, width, height } = await fileToImage('png', ghostscriptPng(file, 4 * 96, 'samples'));
   const [w, h] = [width / 4, height / 4];
   const out = new Uint8ClampedArray(w * h * 4);
   for (let y = 0; y < h; y++)

@@ -7,7 +7,7 @@ import { type PrintSize, PT_PER_INCH, widthInInches } from '../../model/print-si
 import type { RgbaRaster } from '../../model/raster.js';
 import { rasterizeScene, toRgba } from '../raster.js';
 import { multiply, type Scene } from '../scene.js';
-import { canvasToPage, cm, layerOps, layerSpace, num, type PageWriter, pathOps, shading } from './page-ops.js';
+import { canvasToPage, cm, layerOps, layerSpace, num, type PageWriter, pathOps, ShadingNames } from './page-ops.js';
 import { DEVICE, imageSamples, PT_PER_PX } from './pdf.js';
 
 /*
@@ -29,20 +29,10 @@ const PROLOG = [
 ].join('\n');
 
 /** Inline images and the shadings the page defines before it draws; no alpha (the layers are flattened first). */
-class EpsWriter implements PageWriter {
-  readonly shadings = new Map<string, string>();
-  constructor(readonly space: ColorSpace) {}
-
+class EpsWriter extends ShadingNames implements PageWriter {
   alpha(a: number): string {
     if (a < 1) throw new Error('a translucent layer reached the EPS writer unflattened');
     return '';
-  }
-
-  shading(p: GradientPaint): string {
-    const dict = shading(p, 'colour', this.space);
-    const name = this.shadings.get(dict) ?? `S${this.shadings.size}`;
-    this.shadings.set(dict, name);
-    return name;
   }
 
   gradientAlpha(p: GradientPaint): string {

@@ -174,6 +174,22 @@ export interface PageWriter {
 }
 
 /**
+ * The shadings a page paints, by name: layers that share a gradient (the code and its eyes) share one.
+ * The page formats' writers start from it.
+ */
+export class ShadingNames {
+  readonly shadings = new Map<string, string>();
+  constructor(readonly space: ColorSpace) {}
+
+  shading(p: GradientPaint): string {
+    const dict = shading(p, 'colour', this.space);
+    const name = this.shadings.get(dict) ?? `S${this.shadings.size}`;
+    this.shadings.set(dict, name);
+    return name;
+  }
+}
+
+/**
  * Fills `d` with `paint`: a solid colour directly, a gradient as its shading painted through the path as a
  * clip. One paint through one clip: the edges are anti-aliased once, as the SVG's and the raster's are.
  */

@@ -6,7 +6,7 @@ import { type PrintSize, PT_PER_INCH, widthInInches } from '../../model/print-si
 import type { RgbaRaster } from '../../model/raster.js';
 import { toCmyk } from '../../model/cmyk.js';
 import type { Scene } from '../scene.js';
-import { canvasToPage, layerOps, num, type PageWriter, shading } from './page-ops.js';
+import { canvasToPage, layerOps, num, type PageWriter, ShadingNames, shading } from './page-ops.js';
 import { concat } from './png.js';
 
 /*
@@ -29,12 +29,9 @@ const deflate = (data: Uint8Array) => deflateSync(data, { level: 3 });
 const EPOCH = 'D:19700101000000Z';
 
 /** The page's resources as the content stream names them: constant alphas, shadings, alpha masks, images. */
-class Resources implements PageWriter {
-  constructor(readonly space: ColorSpace) {}
-
+class Resources extends ShadingNames implements PageWriter {
   readonly alphas = new Map<number, string>();
   readonly images: { name: string; image: RgbaRaster }[] = [];
-  readonly shadings = new Map<string, string>();
   /** Soft masks by their alpha shading and the box they cover: the graphics state's name for each. */
   readonly masks = new Map<string, { name: string; alpha: string; bbox: string }>();
 
@@ -45,14 +42,6 @@ class Resources implements PageWriter {
     const name = this.alphas.get(key) ?? `A${this.alphas.size}`;
     this.alphas.set(key, name);
     return `/${name} gs\n`;
-  }
-
-  /** The name of the gradient's shading; layers that share a gradient (the code and its eyes) share one. */
-  shading(p: GradientPaint): string {
-    const dict = shading(p, 'colour', this.space);
-    const name = this.shadings.get(dict) ?? `S${this.shadings.size}`;
-    this.shadings.set(dict, name);
-    return name;
   }
 
   /**
