@@ -4,8 +4,12 @@
  * answer of the site carries Strict-Transport-Security and X-Content-Type-Options (once, relayed renders
  * too); checkout sells nothing, loopback or not, without QR_CHECKOUT_TEST_MODE=1.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Consumer, call, consumerConfig, consumerStore, refusal, startConsumer } from '../helpers/consumer.js';
+import { SiteBrowser } from '../helpers/site-browser.js';
 import { GIVEN_WAIVER } from '../helpers/waiver.js';
 
 const HSTS = 'max-age=31536000; includeSubDomains';
@@ -13,6 +17,7 @@ const HSTS = 'max-age=31536000; includeSubDomains';
 describe('a site with an https public URL and no payment provider', () => {
   let c: Consumer;
   const logs: string[] = [];
+  const outbox = mkdtempSync(join(tmpdir(), 'qrfarm-defaults-'));
 
   beforeAll(async () => {
     const store = await consumerStore('pglite');
@@ -21,12 +26,16 @@ describe('a site with an https public URL and no payment provider', () => {
         ...store.env,
         QR_SITE_PUBLIC_URL: 'https://qr.example.com',
         QR_CHECKOUT_TEST_MODE: '0',
+        QR_OUTBOX_DIR: outbox,
       }),
       undefined,
       (m) => logs.push(m),
     );
   });
-  afterAll(() => c?.close());
+  afterAll(async () => {
+    await c?.close();
+    rmSync(outbox, { recursive: true, force: true });
+  });
 
   it('every answer of the site: Strict-Transport-Security and nosniff, each once', async () => {
     const { key } = await c.customer();
@@ -49,13 +58,13 @@ describe('a site with an https public URL and no payment provider', () => {
   });
 
   it('checkout on loopback without QR_CHECKOUT_TEST_MODE=1: 503 checkout_unavailable, no order, said at start', async () => {
-    const email = `no-test-mode-${process.pid}@example.com`;
-    const a = await call(c.siteUrl, '/api/checkout', {
-      body: { packId: 'studio', email, withdrawalWaiver: GIVEN_WAIVER },
-    });
+    // A buyer checkout would otherwise serve: signed in, the address verified.
+    const buyer = new SiteBrowser(c.siteUrl);
+    const { customerId } = await buyer.verifiedAccount(outbox);
+    const a = await buyer.send('/api/checkout', { packId: 'studio', withdrawalWaiver: GIVEN_WAIVER });
     expect(refusal(a)).toEqual({ status: 503, success: false, code: 'checkout_unavailable' });
     expect(a.body.error).toMatch(/QR_CHECKOUT_TEST_MODE=1/);
-    expect(await c.accounts.customerByEmail(email)).toBeNull();
+    expect(await c.accounts.listPacks(customerId)).toEqual([]);
     expect(logs).toContainEqual(expect.stringMatching(/QR_CHECKOUT_TEST_MODE is not 1: checkout is off/));
     expect(logs.some((m) => /TEST MODE/.test(m))).toBe(false);
   });
