@@ -6,6 +6,7 @@ import { relayCall } from '../gateway/engine-client.js';
 import type { GatewayDeps } from '../gateway/gateway.js';
 import { relayServerAi } from '../gateway/server-ai.js';
 import { jsonBytes } from '../http/json-body.js';
+import { forward } from '../http/upstream.js';
 import { guarded, type RequestContext, type Route } from '../http/router.js';
 import type {
   AccountJson,
@@ -387,6 +388,27 @@ export function accountRoutes(deps: AccountDeps): Route[] {
         const own = (await accounts.listKeys(user.customerId)).some((k) => k.id === ctx.params.id);
         if (!own) throw new ApiError('api_key_not_found', { field: 'id' });
         ok(ctx, { key: keyJson(await accounts.revokeKey(ctx.params.id!)) });
+      },
+    }),
+    guarded(cookies.guard, {
+      ...route(
+        'POST',
+        '/api/account/render',
+        'The Studio’s download for the signed-in account with a Studio pack: the body and answer of POST /api/v1/qr/generate, in the account’s generation limit, at any size the API takes (the anonymous Studio’s preview stops at 1024 px).',
+        'As POST /api/qr/generate.',
+        'qrConfig',
+      ),
+      handler: async (ctx, { user }) => {
+        await admitCustomerCall(deps, ctx, user.customerId, 'generation');
+        const call = relayCall({
+          method: 'POST',
+          path: '/api/qr/generate',
+          headers: ctx.headers,
+          body: await jsonBytes(ctx),
+          caller: user,
+          signal: ctx.reply.gone,
+        });
+        await forward(ctx, await deps.engine.relay(call), deps.settings.maxOutputBytes);
       },
     }),
     guarded(cookies.guard, {

@@ -172,6 +172,22 @@ describe('the dashboard’s routes', () => {
     expect(revoked.body.key.revokedAt).toEqual(expect.any(String));
   });
 
+  it('the Studio download of a pack holder: any size the API takes, where the anonymous preview stops at 1024 px', async () => {
+    const b = new Browser(c.siteUrl);
+    const { customerId } = await b.signUp();
+    const body = { content: 'a large print', outputWidth: 2048, responseType: 'binary' };
+    expect(refusal(await b.send('/api/account/render', body)).code).toBe('studio_required');
+    const preview = await call(c.siteUrl, '/api/studio/render', { body });
+    expect(refusal(preview)).toMatchObject({ status: 400, code: 'VALUE_OUT_OF_RANGE' });
+    expect(preview.body.field).toBe('outputWidth');
+    await c.accounts.grantPack({ customerId, credits: 1 });
+    const download = await b.send('/api/account/render', body);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('x-qr-width')).toBe('2048');
+    expect(download.headers.get('ratelimit-policy')).toMatch(/^"generation";/);
+    expect((await decodeOne('png', download.bytes)).text).toBe('a large print');
+  });
+
   it('the account: the active pack with its end, the credits and the ledger', async () => {
     const b = new Browser(c.siteUrl);
     const { customerId } = await b.signUp();
@@ -261,7 +277,7 @@ describe('safe defaults (issue 27)', () => {
 
   it('the dashboard issues at most 25 live keys at once: 409 key_limit_reached until one is revoked', async () => {
     const b = new Browser(c.siteUrl);
-    const { customerId } = await b.signUp();
+    const { customerId } = await b.verifiedAccount(outbox);
     await c.accounts.grantPack({ customerId, credits: 2 });
     for (let i = 0; i < 23; i++) await c.accounts.issueKey(customerId);
     const burst = await Promise.all(Array.from({ length: 4 }, () => b.send('/api/account/keys', {})));

@@ -1,7 +1,10 @@
 import { useState } from 'preact/hooks';
 import { CopyButton } from '../components/copy-button.js';
 import { Notice } from '../components/field.js';
-import { ApiFailure, postForFile } from '../lib/api.js';
+import { ApiFailure, getJson, postForFile } from '../lib/api.js';
+import { useLoad } from '../lib/load.js';
+import { useSession } from '../lib/session.js';
+import type { AccountJson } from '../../../src/wire/site.js';
 import { type Design, requestBody } from './design.js';
 
 const FORMATS = [
@@ -32,6 +35,14 @@ export function designCurl(content: string, design: Design): string {
 
 /** Downloads in each of the six formats, each rendered and verified anew at the design's size. */
 export function Export({ content, design }: { content: string | undefined; design: Design }) {
+  const session = useSession();
+  const signedIn = session.state === 'ready' && session.session.signedIn;
+  const { data: account } = useLoad(
+    (signal) => (signedIn ? getJson<AccountJson>('/api/account', signal) : Promise.resolve(undefined)),
+    [signedIn],
+  );
+  // A pack holder downloads through the account, at any size; everyone else through the Studio's preview.
+  const renderPath = account?.activePack ? '/api/account/render' : '/api/studio/render';
   const [busy, setBusy] = useState<string>();
   const [said, setSaid] = useState<string>();
   const [error, setError] = useState<string>();
@@ -43,7 +54,7 @@ export function Export({ content, design }: { content: string | undefined; desig
     setSaid(undefined);
     try {
       const res = await postForFile(
-        '/api/studio/render',
+        renderPath,
         requestBody(content, design, { fileFormat: format, responseType: 'binary' }),
       );
       const url = URL.createObjectURL(await res.blob());
