@@ -3,7 +3,7 @@ import { aiRoutes } from './api/ai.js';
 import { contentRoutes } from './api/content.js';
 import { docsRoutes } from './api/docs.js';
 import { generateRoutes } from './api/generate.js';
-import { CredentialThrottle } from './gateway/limits.js';
+import { CredentialThrottle } from './gateway/failure-throttle.js';
 import { pingRoutes } from './api/ping.js';
 import { templateRoutes } from './api/templates.js';
 import { isLoopback, type Config } from './config.js';

@@ -2,7 +2,7 @@ import type { Accounts } from '../accounts/index.js';
 import { ApiError, isApiError } from '../errors.js';
 import { formError } from '../http/form-error.js';
 import type { Guard, Route } from '../http/router.js';
-import type { CredentialFailures } from '../gateway/limits.js';
+import type { CredentialFailures } from '../gateway/failure-throttle.js';
 import type { AdminAccess, AdminRequestOrigin } from './access.js';
 import { validators } from './compiled-forms.js';
 import { type AdminForm, describeAdminField } from './forms.js';

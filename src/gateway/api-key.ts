@@ -1,7 +1,7 @@
 import type { KeyCheck, KeyOwner } from '../accounts/types.js';
 import { ApiError } from '../errors.js';
 import type { Guard } from '../http/router.js';
-import type { CredentialFailures } from './limits.js';
+import type { CredentialFailures } from './failure-throttle.js';
 
 /** Where people put keys that we refuse to read them from: they end up in logs, proxies and browser history. */
 const MISPLACED_KEY_PARAMS = ['api_key', 'apikey', 'key', 'x-api-key'];

@@ -246,13 +246,13 @@ export class EngineClient {
         relayDuration.labels('abandoned').observe(since(started));
         throw e;
       }
-      const code =
-        e instanceof errors.HeadersTimeoutError || e instanceof errors.BodyTimeoutError
-          ? 'engine_timeout'
-          : 'engine_unavailable';
-      relayDuration.labels(code === 'engine_timeout' ? 'timeout' : 'unavailable').observe(since(started));
-      engineErrors.labels(code).inc();
-      throw new ApiError(code, { cause: e });
+      const timedOut = e instanceof errors.HeadersTimeoutError || e instanceof errors.BodyTimeoutError;
+      relayDuration.labels(timedOut ? 'timeout' : 'unavailable').observe(since(started));
+      const error = timedOut
+        ? new ApiError('engine_timeout', { cause: e })
+        : new ApiError('engine_unavailable', { cause: e });
+      engineErrors.labels(error.code).inc();
+      throw error;
     }
   }
 

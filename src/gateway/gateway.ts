@@ -7,7 +7,7 @@ import { edgeCacheLookups } from '../observe/metrics.js';
 import { apiKeyGuard } from './api-key.js';
 import { admitCustomerCall, type CustomerCallDeps } from './customer-checks.js';
 import type { EdgeCache, EdgeCaching } from './edge-cache.js';
-import type { CredentialFailures } from './limits.js';
+import type { CredentialFailures } from './failure-throttle.js';
 import { type RelayCall, relayCall } from './engine-client.js';
 import { enginePathOf, GATEWAY_ROUTES, type GatewayRoute } from './routes.js';
 import { relayServerAi, type ServerAiDeps } from './server-ai.js';

@@ -1,103 +1,34 @@
-import { checkEmail, EMAIL_TOKEN_LIFETIME_MS, requireVerifiedEmail } from '../accounts/index.js';
-import type { Accounts, ApiKeyInfo, LedgerEntry, Pack, People, User } from '../accounts/types.js';
+import { checkEmail, requireVerifiedEmail } from '../accounts/index.js';
+import type { Accounts, User } from '../accounts/types.js';
 import { ApiError, isApiError } from '../errors.js';
 import { admitCustomerCall, requireStudio } from '../gateway/customer-checks.js';
 import { relayCall } from '../gateway/engine-client.js';
 import type { GatewayDeps } from '../gateway/gateway.js';
 import { relayServerAi } from '../gateway/server-ai.js';
 import { jsonBytes } from '../http/json-body.js';
-import { forward } from '../http/upstream.js';
 import { guarded, type RequestContext, type Route } from '../http/router.js';
-import type {
-  AccountJson,
-  IssuedKeyJson,
-  KeyJson,
-  LedgerEntryJson,
-  PackJson,
-  SessionJson,
-  SignedInJson,
-  UsageDayJson,
-  UserJson,
-} from '../wire/site.js';
-import type { AccountMail, AccountMailer } from './account-mail.js';
+import { forward } from '../http/upstream.js';
+import type { AccountJson, IssuedKeyJson, UsageDayJson } from '../wire/site.js';
+import { countParam, keyJson, ledgerJson, ok, packJson, route, userJson } from './answers.js';
 import { readForm } from './form-body.js';
-import type { SessionCookies } from './session-cookies.js';
-import type { VisitorLimits } from './visitors.js';
+import { lifecycleMail, type SessionDeps } from './session-routes.js';
 
-export interface AccountDeps extends GatewayDeps {
+export interface AccountDeps extends GatewayDeps, SessionDeps {
   accounts: Accounts;
-  people: People;
-  cookies: SessionCookies;
-  visitors: VisitorLimits;
-  mailer: AccountMailer;
-  /** The site's origin, which the links in its e-mails open. */
-  publicUrl: string;
 }
 
 /** Ledger entries and usage days the dashboard may ask for at most. */
 const MAX_LEDGER = 200;
 const MAX_USAGE_DAYS = 90;
 
-interface Credentials {
-  email: string;
-  password: string;
-}
-
-const userJson = (u: User): UserJson<Date> => ({
-  email: u.email,
-  emailVerified: u.emailVerified,
-  customerId: u.customerId,
-  createdAt: u.createdAt,
-});
-const minutes = (ms: number) => ms / 60_000;
-const keyJson = (k: ApiKeyInfo): KeyJson<Date> => ({
-  id: k.id,
-  start: k.start,
-  name: k.name,
-  createdAt: k.createdAt,
-  lastUsedAt: k.lastUsedAt,
-  revokedAt: k.revokedAt,
-});
-const packJson = (p: Pack): PackJson<Date> => ({
-  id: p.id,
-  credits: p.credits,
-  remaining: p.remaining,
-  purchasedAt: p.purchasedAt,
-  expiresAt: p.expiresAt,
-  refundedAt: p.refundedAt,
-});
-const ledgerJson = (e: LedgerEntry): LedgerEntryJson<Date> => ({
-  id: e.id,
-  kind: e.kind,
-  packId: e.packId,
-  remainingChange: e.remainingChange,
-  heldChange: e.heldChange,
-  createdAt: e.createdAt,
-});
-
-/** A whole number from the query, within bounds, or the default. */
-function countParam(ctx: RequestContext, name: string, fallback: number, max: number): number {
-  const raw = ctx.query.get(name);
-  if (raw === null) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > max)
-    throw new ApiError('invalid_body', { message: `${name} must be a whole number from 1 to ${max}.`, field: name });
-  return n;
-}
-
-const ok = (ctx: RequestContext, body: Record<string, unknown>) => ctx.reply.json(200, { success: true, ...body });
-
 /**
- * The session routes of the pages: sign-up, sign-in and out, and what the dashboard shows and changes
- * (keys, pack, credits, ledger, usage) plus the Studio's AI design, all for the signed-in user's customer.
- * Every POST carries the X-CSRF-Token of its browser (src/site/session-cookies.ts).
+ * What the dashboard shows and changes for the signed-in user's customer (the account, keys, pack,
+ * credits, ledger, usage; the password, the address, deleting it) and the Studio's downloads and AI design
+ * for it. Every POST carries the X-CSRF-Token of its browser (src/site/session-cookies.ts).
  */
 export function accountRoutes(deps: AccountDeps): Route[] {
-  const { accounts, people, cookies, visitors, mailer } = deps;
-  // The token goes in the fragment: browsers never send it to a server, nor in a Referer.
-  const link = (page: string, token: string) => `${deps.publicUrl}/${page}#token=${token}`;
-  /** Mailed after the answer, so the time taken says nothing of the address. */
-  const mail = (m: AccountMail) => void mailer.send(m);
+  const { accounts, people, cookies, visitors } = deps;
+  const { sendVerification } = lifecycleMail(deps);
   /**
    * The person's password, confirmed before a change to the account and counted as a sign-in is: wrong
    * ones are throttled by address and account (visitors.ts), and answered 403 wrong_password.
@@ -114,148 +45,8 @@ export function accountRoutes(deps: AccountDeps): Route[] {
     );
     if (confirmed === null) throw new ApiError('wrong_password');
   };
-  const sendVerification = async (userId: string, email?: string) => {
-    const v = await people.verificationToken(userId, email);
-    mail({ kind: 'verify', to: v.email, link: link('verify-email', v.token) });
-    return v.email;
-  };
-  const route = (method: 'GET' | 'POST', path: string, summary: string, response: string, body?: string) =>
-    ({ method, path, doc: { summary, response, ...(body && { body }) } }) as const;
 
   return [
-    {
-      ...route(
-        'GET',
-        '/api/session',
-        'Who this browser is signed in as, and the CSRF token its state-changing requests must send in X-CSRF-Token. Without a session, sets the pre-session cookie the sign-in and sign-up forms are checked against.',
-        '{ success, signedIn, user?: { email, customerId, createdAt }, expiresAt?, csrfToken }',
-      ),
-      handler: async (ctx) => {
-        const s = await cookies.current(ctx);
-        if (s === null)
-          return ok(ctx, { signedIn: false, csrfToken: cookies.preSessionCsrf(ctx) } satisfies SessionJson<Date>);
-        ok(ctx, {
-          signedIn: true,
-          user: userJson(s.user),
-          expiresAt: s.expiresAt,
-          csrfToken: cookies.csrfOf(s),
-        } satisfies SessionJson<Date>);
-      },
-    },
-    {
-      ...route(
-        'POST',
-        '/api/session/signup',
-        'Creates an account (a customer) and signs this browser in, and mails a link verifying the address (24 hours); until it is opened the account cannot buy, make keys or spend credits (403 email_unverified). The password: 10 to 200 characters, not the e-mail address. Attempts are limited per client address (QR_LIMIT_SIGNIN per 15 minutes).',
-        '{ success, user, csrfToken }; sets the session cookie.',
-        'credentials',
-      ),
-      handler: async (ctx) => {
-        cookies.checkPreSession(ctx);
-        await visitors.signUpAttempt(ctx.remoteAddress);
-        const { email, password } = await readForm<Credentials>(ctx, 'credentials');
-        const session = await people.signUp(email, password);
-        await sendVerification(session.user.id);
-        ok(ctx, { user: userJson(session.user), csrfToken: cookies.begin(ctx, session) } satisfies SignedInJson<Date>);
-      },
-    },
-    {
-      ...route(
-        'POST',
-        '/api/session/signin',
-        'Signs this browser in with a new session. Failed attempts are throttled per client address and per account and address, with growing delays (429 rate_limited with Retry-After while one must wait); an address that has not failed is never refused, so an account cannot be locked by others.',
-        '{ success, user, csrfToken }; sets the session cookie.',
-        'signIn',
-      ),
-      handler: async (ctx) => {
-        cookies.checkPreSession(ctx);
-        const { email, password } = await readForm<Credentials>(ctx, 'signIn');
-        const session = await visitors.signIn(ctx.remoteAddress, email, () => people.signIn(email, password));
-        if (session === null) throw new ApiError('invalid_credentials');
-        ok(ctx, { user: userJson(session.user), csrfToken: cookies.begin(ctx, session) } satisfies SignedInJson<Date>);
-      },
-    },
-    guarded(cookies.guard, {
-      ...route('POST', '/api/session/signout', 'Ends this browser’s session.', '{ success }; deletes the cookie.'),
-      handler: async (ctx, s) => {
-        await people.signOut(s.token);
-        cookies.end(ctx);
-        ok(ctx, {});
-      },
-    }),
-    guarded(cookies.guard, {
-      ...route(
-        'POST',
-        '/api/session/signout-everywhere',
-        'Ends every session of the account, on every browser, this one included.',
-        '{ success, ended }',
-      ),
-      handler: async (ctx, s) => {
-        const ended = await people.signOutEverywhere(s.user.id);
-        cookies.end(ctx);
-        ok(ctx, { ended });
-      },
-    }),
-    {
-      ...route(
-        'POST',
-        '/api/session/verify-email',
-        `Verifies the address with the token of the link mailed to it (once, within ${minutes(EMAIL_TOKEN_LIFETIME_MS.verify) / 60} hours); a new address of a change takes effect now. No session needed: the link may open in another browser. An unknown, used or expired token is 400 invalid_token; an address another account verified meanwhile 409 customer_exists.`,
-        '{ success, user }',
-        'emailToken',
-      ),
-      handler: async (ctx) => {
-        await cookies.checkForm(ctx);
-        const { token } = await readForm<{ token: string }>(ctx, 'emailToken');
-        const user = await people.verifyEmail(token);
-        if (user === null) throw new ApiError('invalid_token', { field: 'token' });
-        ok(ctx, { user: userJson(user) });
-      },
-    },
-    guarded(cookies.guard, {
-      ...route(
-        'POST',
-        '/api/session/verify-email/resend',
-        'Mails a new verification link to the account’s address (limited as sign-in attempts are).',
-        '{ success, email }',
-      ),
-      handler: async (ctx, { user }) => {
-        await visitors.signUpAttempt(ctx.remoteAddress);
-        ok(ctx, { email: await sendVerification(user.id) });
-      },
-    }),
-    {
-      ...route(
-        'POST',
-        '/api/session/password-reset',
-        `Mails a link to reset the password of the account with this address (once, within ${minutes(EMAIL_TOKEN_LIFETIME_MS.reset)} minutes). Always 202, whether an account has the address or not. Limited as sign-in attempts are.`,
-        '202 { success }',
-        'emailOnly',
-      ),
-      handler: async (ctx) => {
-        await cookies.checkForm(ctx);
-        const { email } = await readForm<{ email: string }>(ctx, 'emailOnly');
-        await visitors.signUpAttempt(ctx.remoteAddress);
-        const reset = await people.passwordResetToken(email);
-        if (reset !== null) mail({ kind: 'reset', to: reset.email, link: link('reset-password', reset.token) });
-        ctx.reply.json(202, { success: true });
-      },
-    },
-    {
-      ...route(
-        'POST',
-        '/api/session/password-reset/confirm',
-        'Sets a new password with the token of a reset link (once), and ends every session of the account; sign in again. An unknown, used or expired token is 400 invalid_token.',
-        '{ success }',
-        'passwordReset',
-      ),
-      handler: async (ctx) => {
-        await cookies.checkForm(ctx);
-        const { token, password } = await readForm<{ token: string; password: string }>(ctx, 'passwordReset');
-        if (!(await people.resetPassword(token, password))) throw new ApiError('invalid_token', { field: 'token' });
-        ok(ctx, {});
-      },
-    },
     guarded(cookies.guard, {
       ...route(
         'POST',

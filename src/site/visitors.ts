@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import { FailureThrottle, rateLimitedError, throttledError, WindowLimiter } from '../gateway/limits.js';
+import { FailureThrottle, throttledError } from '../gateway/failure-throttle.js';
+import { rateLimitedError, WindowLimiter } from '../gateway/limits.js';
 import { parseClientAddress } from '../http/address.js';
 
 /**

@@ -11,6 +11,7 @@ import type { Db } from '../store/index.js';
 import type { Redis } from 'ioredis';
 import { AccountMailer } from './account-mail.js';
 import { accountRoutes } from './account-routes.js';
+import { sessionRoutes } from './session-routes.js';
 import { openApiRoutes } from './openapi.js';
 import { pageRoutes, WEB_BUILD_DIR } from './pages.js';
 import { SessionCookies } from './session-cookies.js';
@@ -40,6 +41,7 @@ export function webRoutes(deps: WebDeps, apiRoutes: Route[]): { people: People; 
   const visitors = new VisitorLimits(deps.config, deps.redis, deps.log);
   const mailer = new AccountMailer(deps.config.site.receipts, deps.log);
   const account = [
+    ...sessionRoutes({ people, cookies, visitors, mailer, publicUrl: deps.config.site.publicUrl }),
     ...accountRoutes({ ...deps, people, cookies, visitors, mailer, publicUrl: deps.config.site.publicUrl }),
     ...checkoutRoutes({ checkout: deps.checkout, catalogue: CATALOGUE, limiter: deps.limiter, guard: cookies.guard }),
   ];

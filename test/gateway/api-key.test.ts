@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KeyOwner } from '../../src/accounts/types.js';
 import { isApiError } from '../../src/errors.js';
 import { apiKeyGuard, authenticate } from '../../src/gateway/api-key.js';
-import { CredentialThrottle } from '../../src/gateway/limits.js';
+import { CredentialThrottle } from '../../src/gateway/failure-throttle.js';
 import type { RequestContext } from '../../src/http/router.js';
 
 const OWNER = { customerId: 'cus_1' } as KeyOwner;

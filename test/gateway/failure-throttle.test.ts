@@ -5,7 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CredentialThrottle, type FailurePolicy, FailureThrottle } from '../../src/gateway/limits.js';
+import { CredentialThrottle, type FailurePolicy, FailureThrottle } from '../../src/gateway/failure-throttle.js';
 import { connectRedis } from '../../src/redis.js';
 import { redisPairFor, runPrefix, unreachableRedisUrl } from '../helpers/redis.js';
 
