@@ -19,6 +19,8 @@ const session = (over: Record<string, unknown> = {}) => ({
   metadata: { orderId: 'ord_1' },
   payment_status: 'paid',
   payment_intent: 'pi_1',
+  amount_total: 2900,
+  currency: 'eur',
   ...over,
 });
 const asEvent = (e: ReturnType<typeof stripeEvent>) => e as unknown as Stripe.Event;
@@ -36,6 +38,8 @@ describe('paymentEventOf', () => {
       event: { id: 'evt_1', type: 'checkout.session.completed' },
       checkoutSessionId: 'cs_test_1',
       paymentIntentId: 'pi_1',
+      // What was paid, for the checkout to compare with the order's price.
+      paid: { amount: 2900, currency: 'eur' },
     });
     const later = stripeEvent('checkout.session.async_payment_succeeded', session({ client_reference_id: null }));
     expect(paymentEventOf(asEvent(later))).toMatchObject({ kind: 'paid', orderId: 'ord_1' });
