@@ -102,6 +102,8 @@ export class RenderPool {
   private running = 0;
   private heavy = 0;
   private visitors = 0;
+  /** Visitors' renders waiting for one of their share (takeVisitorSlot). */
+  private readonly visitorLine: Waiter[] = [];
   private abandoned = 0;
   private recycled = 0;
   /** The worker being retired: no render is handed to Piscina meanwhile. */
@@ -200,21 +202,19 @@ export class RenderPool {
     if (this.running + this.waiting.length >= this.capacity)
       throw new ApiError('SERVER_BUSY', { headers: RETRY_AFTER });
     const visitor = options.visitor === true;
-    if (visitor && this.visitors >= visitorCap(this.opts.workers)) {
-      throw new ApiError('SERVER_BUSY', {
-        message: 'The Studio’s previews are using their share of the render workers; retry shortly.',
-        headers: RETRY_AFTER,
-      });
+    if (visitor) {
+      const waitForShare = this.takeVisitorSlot(signal);
+      if (waitForShare) await waitForShare;
     }
     const isHeavy = canvasPixels(task.config) > this.opts.heavyPixels;
     if (isHeavy && this.heavy >= this.opts.heavyConcurrency) {
+      if (visitor) this.releaseVisitorSlot();
       throw new ApiError('SERVER_BUSY', {
         message: 'Too many concurrent high-resolution renders; retry shortly.',
         headers: RETRY_AFTER,
       });
     }
     if (isHeavy) this.heavy++;
-    if (visitor) this.visitors++;
     try {
       const waitStart = performance.now();
       await this.acquireWorker(signal);
@@ -222,8 +222,60 @@ export class RenderPool {
       return await this.dispatch(task, signal);
     } finally {
       if (isHeavy) this.heavy--;
-      if (visitor) this.visitors--;
+      if (visitor) this.releaseVisitorSlot();
     }
+  }
+
+  /**
+   * One of the visitors' share of the workers (visitorCap): at once when one is free, else in a line of its
+   * own, for at most the queue's wait, so that the Studio's renders of one page (a preview, a download, a
+   * picker) take turns instead of failing; SERVER_BUSY past the wait, or at once when the line is as long as
+   * the queue. Nothing to wait for (undefined) when a share was free: the render goes on without yielding.
+   */
+  private takeVisitorSlot(signal: AbortSignal | undefined): Promise<void> | undefined {
+    if (this.visitors < visitorCap(this.opts.workers)) {
+      this.visitors++;
+      return undefined;
+    }
+    const busy = (message: string) => new ApiError('SERVER_BUSY', { message, headers: RETRY_AFTER });
+    if (this.visitorLine.length >= this.capacity)
+      return Promise.reject(busy('The Studio’s previews are using their share of the render workers; retry shortly.'));
+    return new Promise((resolve, reject) => {
+      const leave = (error: unknown) => {
+        this.visitorLine.splice(this.visitorLine.indexOf(waiter), 1);
+        signal?.removeEventListener('abort', onAbort);
+        reject(error);
+      };
+      const onAbort = () => {
+        clearTimeout(timer);
+        leave(signal?.reason);
+      };
+      const timer = setTimeout(
+        () =>
+          leave(
+            busy(
+              `No render worker of the Studio’s share was free within ${this.opts.queueWaitMs / 1000} s; retry shortly.`,
+            ),
+          ),
+        this.opts.queueWaitMs,
+      );
+      // The slot is handed over as it is: `visitors` counts it for the next in line.
+      const waiter: Waiter = {
+        admit: () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.visitorLine.push(waiter);
+    });
+  }
+
+  private releaseVisitorSlot(): void {
+    const next = this.visitorLine.shift();
+    if (next) next.admit();
+    else this.visitors--;
   }
 
   /** Takes a worker's slot, waiting in line for one if none is free. */

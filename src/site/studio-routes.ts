@@ -73,7 +73,7 @@ export function studioRoutes(deps: StudioDeps): Route[] {
       auth: 'public',
       doc: {
         summary:
-          'The Studio’s preview and download: a QrConfig rendered and verified by the engine, no key needed. A preview, not the API: JSON only, at most 1 MiB, images as uploads only (logoBase64, backgroundImageBase64; logoUrl and backgroundImageUrl are refused 400 naming the field), at most 1024 px a side (a larger outputWidth, outputHeight, printSize or pixelsPerModule is refused 400 naming the field), at most half the engine’s render workers (503 SERVER_BUSY with Retry-After past them). Limited per client address (QR_LIMIT_STUDIO per minute, default 30).',
+          'The Studio’s preview and download: a QrConfig rendered and verified by the engine, no key needed. A preview, not the API: JSON only, at most 1 MiB, images as uploads only (logoBase64, backgroundImageBase64; logoUrl and backgroundImageUrl are refused 400 naming the field), at most 1024 px a side (a larger outputWidth, outputHeight, printSize or pixelsPerModule is refused 400 naming the field), at most half the engine’s render workers (past them a render waits its turn, 503 SERVER_BUSY with Retry-After past the queue’s wait). Limited per client address (QR_LIMIT_STUDIO per minute, default 30).',
         body: 'qrConfig',
         response: 'As POST /api/qr/generate.',
         produces: ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml', 'application/pdf'],

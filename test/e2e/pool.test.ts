@@ -66,7 +66,7 @@ describe('backpressure and worker failure', () => {
     }
   });
 
-  it('the anonymous Studio’s renders hold at most half the workers: past them SERVER_BUSY at once, a customer’s still runs', async () => {
+  it('the anonymous Studio’s renders hold at most half the workers: past them they wait their turn, a customer’s runs at once', async () => {
     const svc = await startTestService({ workers: 2, cacheBytes: 0 });
     try {
       const { pool } = svc.service;
@@ -75,17 +75,33 @@ describe('backpressure and worker failure', () => {
         assets: {},
       });
       expect([1, 2, 3, 4, 5, 8].map(visitorCap)).toEqual([1, 1, 1, 2, 2, 4]);
-      const visitors = [pool.render(task('visitor 0'), undefined, { visitor: true })];
+      const first = pool.render(task('visitor 0'), undefined, { visitor: true });
       expect(pool.stats().visitors).toBe(1);
-      const over = pool.render(task('visitor 1'), undefined, { visitor: true });
-      await expect(over).rejects.toMatchObject({ code: 'SERVER_BUSY', headers: { 'Retry-After': '1' } });
-      // The other half is the customers': a worker at once, while the visitor still holds its own.
-      const customers = [pool.render(task('customer'))];
+      const waiting = pool.render(task('visitor 1'), undefined, { visitor: true });
+      // The other half is the customers': a worker at once, while the second visitor waits for the first's share.
+      const customer = pool.render(task('customer'));
       expect(pool.stats()).toMatchObject({ running: 2, queued: 0, visitors: 1 });
-      for (const r of await Promise.all([...visitors, ...customers])) expect(r.width).toBe(1024);
-      // Their share given back, visitors render again.
+      for (const r of await Promise.all([first, waiting, customer])) expect(r.width).toBe(1024);
+      // Their share given back.
       expect(pool.stats().visitors).toBe(0);
-      expect((await pool.render(task('visitor 2'), undefined, { visitor: true })).width).toBe(1024);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('a visitor’s render that waits past the queue’s wait for its share is SERVER_BUSY with Retry-After', async () => {
+    const svc = await startTestService({ workers: 2, cacheBytes: 0, queueWaitMs: 1 });
+    try {
+      const { pool } = svc.service;
+      const task = (content: string) => ({
+        config: prepareRender({ content, outputWidth: 2048 } as QrConfigBody, {}).config,
+        assets: {},
+      });
+      const first = pool.render(task('visitor 0'), undefined, { visitor: true });
+      const late = pool.render(task('visitor 1'), undefined, { visitor: true });
+      await expect(late).rejects.toMatchObject({ code: 'SERVER_BUSY', headers: { 'Retry-After': '1' } });
+      expect((await first).width).toBe(2048);
+      expect(pool.stats().visitors).toBe(0);
     } finally {
       await svc.close();
     }

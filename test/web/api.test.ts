@@ -1,6 +1,6 @@
 /** The pages' request errors (web/src/lib/api.ts): one failure, whatever went wrong, for a page to show. */
-import { describe, expect, it } from 'vitest';
-import { ApiFailure, asFailure } from '../../web/src/lib/api.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiFailure, asFailure, postJson, rememberCsrfToken } from '../../web/src/lib/api.js';
 
 describe('asFailure', () => {
   it('keeps the site’s refusal as it is: status, code, field and message', () => {
@@ -26,5 +26,39 @@ describe('asFailure', () => {
       field: undefined,
       message: 'The site could not be reached.',
     });
+  });
+});
+
+describe('a POST refused for a busy moment', () => {
+  const answer = (status: number, body: object, headers: Record<string, string> = {}) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('is sent again after Retry-After while the answer is 503 SERVER_BUSY, then gives the answer', async () => {
+    const busy = () => answer(503, { success: false, error: 'busy', code: 'SERVER_BUSY' }, { 'retry-after': '0' });
+    const fetch = vi
+      .fn()
+      .mockResolvedValueOnce(busy())
+      .mockResolvedValueOnce(busy())
+      .mockResolvedValueOnce(answer(200, { success: true, qrBase64: 'AA' }));
+    vi.stubGlobal('fetch', fetch);
+    rememberCsrfToken('t');
+    expect(await postJson('/api/studio/render', { content: 'x' })).toMatchObject({ qrBase64: 'AA' });
+    expect(fetch).toHaveBeenCalledTimes(3);
+  });
+
+  it('is not sent again for any other 503, nor past the retries', async () => {
+    const unavailable = answer(503, { success: false, error: 'off', code: 'checkout_unavailable' });
+    const fetch = vi.fn().mockResolvedValue(unavailable);
+    vi.stubGlobal('fetch', fetch);
+    rememberCsrfToken('t');
+    await expect(postJson('/api/checkout', {})).rejects.toMatchObject({ code: 'checkout_unavailable' });
+    expect(fetch).toHaveBeenCalledTimes(1);
+    const alwaysBusy = vi.fn(async () =>
+      answer(503, { success: false, error: 'busy', code: 'SERVER_BUSY' }, { 'retry-after': '0' }),
+    );
+    vi.stubGlobal('fetch', alwaysBusy);
+    await expect(postJson('/api/studio/render', {})).rejects.toMatchObject({ code: 'SERVER_BUSY' });
+    expect(alwaysBusy).toHaveBeenCalledTimes(5);
   });
 });

@@ -74,15 +74,44 @@ export interface PostOptions {
   headers?: Record<string, string>;
 }
 
+/** How often a POST refused for a busy moment is sent again, and the longest wait before each. */
+const BUSY_RETRIES = 4;
+const BUSY_WAIT_MAX_S = 5;
+
+/** Waits `ms`, or until `signal` aborts (then rejects with its reason). */
+const pause = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+
+/**
+ * A POST, sent again after the Retry-After it names when the answer is 503 SERVER_BUSY: the render workers
+ * were all taken and nothing was done, as happens when a preview, a picker and a download meet.
+ */
 async function post(path: string, body: unknown, { signal, headers = {} }: PostOptions): Promise<Response> {
   if (csrfToken === undefined) await loadSession();
-  return fetch(path, {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken ?? '', ...headers },
-    body: JSON.stringify(body ?? {}),
-    signal,
-  });
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(path, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken ?? '', ...headers },
+      body: JSON.stringify(body ?? {}),
+      signal,
+    });
+    if (res.status !== 503 || attempt === BUSY_RETRIES) return res;
+    const code = await res
+      .clone()
+      .json()
+      .then((b: ErrorEnvelope) => b.code)
+      .catch(() => undefined);
+    if (code !== 'SERVER_BUSY') return res;
+    const seconds = Math.min(BUSY_WAIT_MAX_S, Number(res.headers.get('retry-after') ?? 1) || 1);
+    await pause(seconds * 1000, signal);
+  }
 }
 
 export async function postJson<T>(path: string, body?: unknown, options: PostOptions = {}): Promise<T> {
