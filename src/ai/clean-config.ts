@@ -22,6 +22,7 @@ export const CALLER_FIELDS = [
   'pixelsPerModule',
   'printSize',
   'printCheck',
+  'colorSpace',
   'responseType',
   'strictScannability',
 ] as const;

@@ -21,6 +21,7 @@ const KEPT_ACROSS_DESIGNS = [
   'pixelsPerModule',
   'printSize',
   'printCheck',
+  'colorSpace',
   'fileFormat',
   'responseType',
   'logoBase64',
