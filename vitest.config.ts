@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/helpers/event-loop-turn.ts'],
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
