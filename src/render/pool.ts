@@ -237,39 +237,19 @@ export class RenderPool {
       this.visitors++;
       return undefined;
     }
-    const busy = (message: string) => new ApiError('SERVER_BUSY', { message, headers: RETRY_AFTER });
     if (this.visitorLine.length >= this.capacity)
-      return Promise.reject(busy('The Studio’s previews are using their share of the render workers; retry shortly.'));
-    return new Promise((resolve, reject) => {
-      const leave = (error: unknown) => {
-        this.visitorLine.splice(this.visitorLine.indexOf(waiter), 1);
-        signal?.removeEventListener('abort', onAbort);
-        reject(error);
-      };
-      const onAbort = () => {
-        clearTimeout(timer);
-        leave(signal?.reason);
-      };
-      const timer = setTimeout(
-        () =>
-          leave(
-            busy(
-              `No render worker of the Studio’s share was free within ${this.opts.queueWaitMs / 1000} s; retry shortly.`,
-            ),
-          ),
-        this.opts.queueWaitMs,
+      return Promise.reject(
+        new ApiError('SERVER_BUSY', {
+          message: 'The Studio’s previews are using their share of the render workers; retry shortly.',
+          headers: RETRY_AFTER,
+        }),
       );
-      // The slot is handed over as it is: `visitors` counts it for the next in line.
-      const waiter: Waiter = {
-        admit: () => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.visitorLine.push(waiter);
-    });
+    // The slot is handed over as it is (releaseVisitorSlot): `visitors` counts it for the next in line.
+    return this.waitInLine(
+      this.visitorLine,
+      signal,
+      `No render worker of the Studio’s share was free within ${this.opts.queueWaitMs / 1000} s; retry shortly.`,
+    );
   }
 
   private releaseVisitorSlot(): void {
@@ -284,9 +264,21 @@ export class RenderPool {
       this.running++;
       return Promise.resolve();
     }
+    return this.waitInLine(
+      this.waiting,
+      signal,
+      `No render worker was free within ${this.opts.queueWaitMs / 1000} s; retry shortly.`,
+    );
+  }
+
+  /**
+   * Waits in `line` until admitted, for at most the queue's wait (then SERVER_BUSY saying `busy`), leaving
+   * the line when the client goes.
+   */
+  private waitInLine(line: Waiter[], signal: AbortSignal | undefined, busy: string): Promise<void> {
     return new Promise((resolve, reject) => {
       const leave = (error: unknown) => {
-        this.waiting.splice(this.waiting.indexOf(waiter), 1);
+        line.splice(line.indexOf(waiter), 1);
         signal?.removeEventListener('abort', onAbort);
         reject(error);
       };
@@ -295,13 +287,7 @@ export class RenderPool {
         leave(signal?.reason);
       };
       const timer = setTimeout(
-        () =>
-          leave(
-            new ApiError('SERVER_BUSY', {
-              message: `No render worker was free within ${this.opts.queueWaitMs / 1000} s; retry shortly.`,
-              headers: RETRY_AFTER,
-            }),
-          ),
+        () => leave(new ApiError('SERVER_BUSY', { message: busy, headers: RETRY_AFTER })),
         this.opts.queueWaitMs,
       );
       const waiter: Waiter = {
@@ -312,7 +298,7 @@ export class RenderPool {
         },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(waiter);
+      line.push(waiter);
     });
   }
 
