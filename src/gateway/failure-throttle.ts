@@ -169,35 +169,60 @@ export class CredentialThrottle implements CredentialFailures {
   async check<T>(address: string, lookup: () => Promise<T> | T, failed: (e: unknown) => boolean): Promise<T> {
     const key = this.keyOf(address);
     for (;;) {
-      const { failures, waitSec } = await this.throttle.state(key, 'credentials');
-      if (waitSec !== undefined)
-        throw throttledError(
-          `More than ${this.limit} failed credential checks from this address in ${this.windowSec} s`,
-          waitSec,
-        );
-      // Read and taken in one turn of the event loop: no other check of this instance comes between.
-      const running = this.running.get(key) ?? 0;
-      if (failures + running < this.limit) break;
+      // Reading the count and taking a lookup are one step, never between a lookup's failure being written
+      // and its leaving `running`: with the count on Redis a read may otherwise miss a failure whose lookup
+      // has already left, and let one lookup too many through.
+      const admitted = await this.oneAtATime(key, async () => {
+        const { failures, waitSec } = await this.throttle.state(key, 'credentials');
+        if (waitSec !== undefined)
+          throw throttledError(
+            `More than ${this.limit} failed credential checks from this address in ${this.windowSec} s`,
+            waitSec,
+          );
+        const running = this.running.get(key) ?? 0;
+        if (failures + running >= this.limit) return false;
+        this.running.set(key, running + 1);
+        return true;
+      });
+      if (admitted) break;
       await new Promise<void>((resolve) => {
         const queue = this.waiting.get(key) ?? [];
         queue.push(resolve);
         this.waiting.set(key, queue);
       });
     }
-    this.running.set(key, (this.running.get(key) ?? 0) + 1);
+    let outcome: { error: unknown } | undefined;
     try {
       return await lookup();
     } catch (e) {
-      if (failed(e)) await this.throttle.fail(key, 'credentials');
+      outcome = { error: e };
       throw e;
     } finally {
-      const left = this.running.get(key)! - 1;
-      if (left === 0) this.running.delete(key);
-      else this.running.set(key, left);
+      await this.oneAtATime(key, async () => {
+        if (outcome && failed(outcome.error)) await this.throttle.fail(key, 'credentials');
+        const left = this.running.get(key)! - 1;
+        if (left === 0) this.running.delete(key);
+        else this.running.set(key, left);
+      });
       // Every waiter checks again: the failure just counted may have closed the address to all of them.
       const queue = this.waiting.get(key);
       this.waiting.delete(key);
       for (const wake of queue ?? []) wake();
     }
+  }
+
+  /** Per grouped address, the steps that read or change its count run one after another on this instance. */
+  private readonly steps = new Map<string, Promise<unknown>>();
+  private oneAtATime<R>(key: string, step: () => Promise<R>): Promise<R> {
+    const run = (this.steps.get(key) ?? Promise.resolve()).then(step);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.steps.set(key, settled);
+    void settled.then(() => {
+      if (this.steps.get(key) === settled) this.steps.delete(key);
+    });
+    return run;
   }
 }
