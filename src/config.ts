@@ -144,10 +144,23 @@ export interface SiteSettings {
   payments: PaymentSettings;
   /** How buyers get their receipt. */
   receipts: ReceiptSettings;
+  /** Who sells, as invoices name them, and the tax the prices include. */
+  seller: SellerSettings;
   /** QR_SITE_PUBLIC_URL: the site's origin; https makes its cookies Secure (and `__Host-` named). */
   publicUrl: string;
   /** Limits on people rather than customers (src/site/visitors.ts). */
   visitorLimits: VisitorLimitSettings;
+}
+
+/**
+ * QR_SELLER_NAME, QR_SELLER_ADDRESS (lines separated by newlines, or by `\n` written out), QR_SELLER_TAX_ID and
+ * QR_TAX_PERCENT (the rate of tax every catalogue price includes, 0 to under 100, at most two decimals).
+ */
+export interface SellerSettings {
+  name: string;
+  address: string;
+  taxId: string;
+  taxPercent: number;
 }
 
 export interface VisitorLimitSettings {
@@ -271,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         testMode: env.QR_CHECKOUT_TEST_MODE === '1',
       },
       receipts: loadReceipts(env),
+      seller: loadSeller(env),
       publicUrl: siteOrigin,
       visitorLimits: {
         studio: int(env, 'QR_LIMIT_STUDIO', 30, 1),
@@ -299,6 +313,18 @@ function loadReceipts(env: NodeJS.ProcessEnv): ReceiptSettings {
   const dataDir = given(env, 'QR_DATA_DIR') ?? './data';
   const outboxDir = given(env, 'QR_OUTBOX_DIR') ?? (isMemoryDataDir(dataDir) ? undefined : join(dataDir, 'outbox'));
   return { smtpUrl, from, outboxDir };
+}
+
+function loadSeller(env: NodeJS.ProcessEnv): SellerSettings {
+  const rate = given(env, 'QR_TAX_PERCENT') ?? '0';
+  if (!/^\d{1,2}(\.\d{1,2})?$/.test(rate))
+    throw new Error(`QR_TAX_PERCENT must be a rate from 0 to 99.99 with at most two decimals, got "${rate}"`);
+  return {
+    name: given(env, 'QR_SELLER_NAME') ?? 'qrfarm',
+    address: (given(env, 'QR_SELLER_ADDRESS') ?? '').replaceAll('\\n', '\n'),
+    taxId: given(env, 'QR_SELLER_TAX_ID') ?? '',
+    taxPercent: Number(rate),
+  };
 }
 
 /** Stripe's keys, both or neither; their values are never echoed (they are secrets). */

@@ -87,12 +87,18 @@ export const ERRORS = {
   api_key_not_found: [404, 'No API key with that id.'],
   customer_exists: [409, 'A customer with that e-mail address already exists.'],
   key_limit_reached: [409, 'This account holds the most live API keys it may (25); revoke one first.'],
+  design_not_found: [404, 'No saved design with that id in this account.'],
+  design_limit_reached: [409, 'This account holds the most saved designs it may (50); delete one first.'],
+  design_too_large: [413, 'A saved design is at most 512 KiB of JSON; use logoUrl instead of an embedded logo.'],
+  invoice_not_found: [404, 'No invoice for that order in this account: it is not yours, or not paid.'],
   admin_loopback_only: [403, 'The admin API answers loopback clients only.'],
   invalid_admin_token: [401, 'Missing or invalid admin token.'],
 
   // The site's checkout.
   withdrawal_waiver_required: [400, 'Both boxes of the waiver of the right of withdrawal must be ticked.'],
   checkout_unavailable: [503, 'Checkout is not available on this site.'],
+  server_ai_unavailable: [409, 'AI credits are not sold here: this site has no server AI provider configured.'],
+  studio_pack_needed: [409, 'AI credits top up a Studio pack: buy the Studio pack first.'],
   invalid_webhook_signature: [
     400,
     'The webhook signature does not verify: not from the payment provider, altered, or too old.',

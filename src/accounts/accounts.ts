@@ -1,7 +1,9 @@
 import type { Db } from '../store/index.js';
 import { balance, commitCredit, releaseCredit, reserveCredit, sweepExpiredReservations } from './credits.js';
 import { createCustomer, findCustomerByEmail, getCustomer, requireCustomer } from './customers.js';
+import { deleteDesign, getDesign, listDesigns, saveDesign, updateDesign } from './designs.js';
 import { abandonIdempotent, beginIdempotent, completeIdempotent, pruneIdempotency } from './idempotency.js';
+import { invoiceOf, ordersOf } from './invoices.js';
 import { KeyVerifier } from './key-verifier.js';
 import { issueKey, listKeys, revokeKey } from './keys.js';
 import { listLedger } from './ledger.js';
@@ -19,7 +21,7 @@ import { ActivePackCache } from './pack-cache.js';
 import { activePack, grantPack, listPacks, refundPack } from './packs.js';
 import { claimReceipts, paidOrder, receiptFailed, receiptSent, receiptState } from './receipts.js';
 import type { Accounts } from './interfaces.js';
-import type { Clock } from './types.js';
+import type { Clock, Seller } from './types.js';
 import { GatewayCallCounter, usageByDay } from './usage.js';
 
 export interface AccountsOptions {
@@ -47,7 +49,11 @@ export interface AccountsOptions {
   /** How often counted gateway calls are written to the store. Default 10 s. */
   usageFlushMs?: number;
   log?: (message: string) => void;
+  /** Who sells, copied into each invoice as a payment is recorded. Default: qrfarm, no address, no tax. */
+  seller?: Seller;
 }
+
+const NO_SELLER: Seller = { name: 'qrfarm', address: '', taxId: '', taxPercent: 0 };
 
 /** Ledger entries `ledger()` returns when not told how many. */
 const DEFAULT_LEDGER_LIMIT = 50;
@@ -103,7 +109,11 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
       return info;
     },
     listKeys: (customerId) => listKeys(db, customerId),
-    grantPack: (input) => grantPack(db, input, clock()),
+    async grantPack(input) {
+      const pack = await grantPack(db, input, clock());
+      packs.forget(pack.customerId);
+      return pack;
+    },
     async refundPack(packId, now = clock()) {
       const pack = await refundPack(db, packId, now);
       packs.forget(pack.customerId);
@@ -134,7 +144,19 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
     order: (orderId) => getOrder(db, orderId),
     waiver: (orderId) => orderWaiver(db, orderId),
     attachCheckoutSession: (orderId, sessionId) => attachCheckoutSession(db, orderId, sessionId),
-    paymentSucceeded: (payment) => paymentSucceeded(db, payment, clock()),
+    async paymentSucceeded(payment) {
+      const done = await paymentSucceeded(db, payment, clock(), options.seller ?? NO_SELLER);
+      // A Studio pack bought while one runs ends later than the one cached.
+      if (done.outcome === 'granted') packs.forget(done.order.customerId);
+      return done;
+    },
+    ordersOf: (customerId, limit) => ordersOf(db, customerId, limit),
+    invoiceOf: (customerId, orderId) => invoiceOf(db, customerId, orderId),
+    saveDesign: (customerId, input) => saveDesign(db, customerId, input, clock()),
+    design: (customerId, id) => getDesign(db, customerId, id),
+    listDesigns: (customerId) => listDesigns(db, customerId),
+    updateDesign: (customerId, id, change) => updateDesign(db, customerId, id, change, clock()),
+    deleteDesign: (customerId, id) => deleteDesign(db, customerId, id),
     async paymentRefunded(refund) {
       const outcome = await paymentRefunded(db, refund, clock());
       if (outcome.outcome === 'refunded') packs.forget(outcome.order.customerId);

@@ -1,5 +1,6 @@
 export { type AccountsOptions, createAccounts } from './accounts.js';
 export { checkEmail, MAX_EMAIL_LENGTH } from './customers.js';
+export { MAX_DESIGN_BYTES, MAX_DESIGN_NAME_LENGTH, MAX_DESIGNS } from './designs.js';
 export { hashRequest, isValidIdempotencyKey } from './idempotency.js';
 export { isWellFormedKey, KEY_PREFIX } from './key-format.js';
 export { KEY_REVOKED_CHANNEL } from './key-revocations.js';

@@ -4,15 +4,18 @@ import type {
   CheckoutClosed,
   CreditBalance,
   Customer,
+  Design,
   Fulfilment,
   GrantPackInput,
   IdempotencyStart,
+  Invoice,
   IssuedKey,
   KeyOwner,
   LedgerEntry,
   NewOrder,
   NewSession,
   Order,
+  OrderSummary,
   Pack,
   PaidOrder,
   PaymentRefunded,
@@ -60,7 +63,7 @@ export interface Customers {
 /** Studio packs (one opens the gateway) and top-ups. */
 export interface Packs {
   /**
-   * The customer's active pack (bought less than 12 months before `now`, not refunded), newest first.
+   * The customer's active Studio pack (its end after `now`, not refunded), the one ending last.
    * Trusted for 5 s once read; a refund through this instance is seen at once (src/accounts/pack-cache.ts).
    */
   activePack(customerId: string, now?: Date): Promise<Pack | null>;
@@ -131,6 +134,28 @@ export interface Receipts {
   receipt(orderId: string): Promise<ReceiptState | null>;
 }
 
+/** A customer's orders and the invoices of those paid, for their dashboard. */
+export interface OrderHistory {
+  /** Newest first, at most `limit`. */
+  ordersOf(customerId: string, limit: number): Promise<OrderSummary[]>;
+  /** The invoice of the customer's own paid order; null for another's, an unknown or an unpaid one. */
+  invoiceOf(customerId: string, orderId: string): Promise<Invoice | null>;
+}
+
+/** Saved designs (src/accounts/designs.ts): each belongs to one customer; another's id is design_not_found. */
+export interface Designs {
+  /** design_limit_reached past MAX_DESIGNS, design_too_large past MAX_DESIGN_BYTES; `content` is not kept. */
+  saveDesign(customerId: string, input: { name: string; config: Record<string, unknown> }): Promise<Design>;
+  design(customerId: string, id: string): Promise<Design>;
+  listDesigns(customerId: string): Promise<Design[]>;
+  updateDesign(
+    customerId: string,
+    id: string,
+    change: { name?: string; config?: Record<string, unknown> },
+  ): Promise<Design>;
+  deleteDesign(customerId: string, id: string): Promise<void>;
+}
+
 /** The whole account store, for what wires it up (the site's server, the operator's commands). */
 export interface Accounts
   extends KeyCheck,
@@ -141,6 +166,8 @@ export interface Accounts
     CallUsage,
     IdempotencyRecords,
     Orders,
+    OrderHistory,
+    Designs,
     Receipts {
   /** Closes the Redis connections and waits for pending writes; the Db stays open (its opener closes it). */
   close(): Promise<void>;

@@ -1,6 +1,7 @@
 import type { Db, Queryable } from '../store/index.js';
 import { requireCustomer } from './customers.js';
 import { newId } from './ids.js';
+import { issueInvoiceIn } from './invoices.js';
 import { grantPackIn, refundPackIn } from './packs.js';
 import type {
   CheckoutClosed,
@@ -12,6 +13,7 @@ import type {
   PaymentRefunded,
   PaymentSucceeded,
   RefundOutcome,
+  Seller,
   Waiver,
 } from './types.js';
 
@@ -22,10 +24,10 @@ import type {
  * refund refunds it in the same transaction as it marks the order.
  */
 
-const COLUMNS = `o.id, o.customer_id, c.email, o.offer_id, o.kind, o.credits, o.price, o.currency, o.provider,
+export const orderColumns = `o.id, o.customer_id, c.email, o.offer_id, o.kind, o.credits, o.price, o.currency, o.provider,
   o.state, o.checkout_session_id, o.payment_intent_id, o.pack_id, o.created_at, o.paid_at, o.closed_at`;
 
-interface OrderRow {
+export interface OrderRow {
   id: string;
   customer_id: string;
   email: string;
@@ -44,7 +46,7 @@ interface OrderRow {
   closed_at: Date | null;
 }
 
-const toOrder = (r: OrderRow): Order => ({
+export const toOrder = (r: OrderRow): Order => ({
   id: r.id,
   customerId: r.customer_id,
   email: r.email,
@@ -65,7 +67,7 @@ const toOrder = (r: OrderRow): Order => ({
 
 async function orderWhere(tx: Queryable, condition: string, value: string, lock = false): Promise<Order | null> {
   const { rows } = await tx.query<OrderRow>(
-    `SELECT ${COLUMNS} FROM orders o JOIN customers c ON c.id = o.customer_id WHERE ${condition}
+    `SELECT ${orderColumns} FROM orders o JOIN customers c ON c.id = o.customer_id WHERE ${condition}
      ${lock ? 'FOR UPDATE OF o' : ''}`,
     [value],
   );
@@ -148,7 +150,7 @@ const paidInFull = (order: Order, paid: NonNullable<PaymentSucceeded['paid']>): 
  * the same payment, or one arriving after the refund changes nothing; a refund that arrived first means
  * the order is refunded, never fulfilled.
  */
-export async function paymentSucceeded(db: Db, p: PaymentSucceeded, now: Date): Promise<Fulfilment> {
+export async function paymentSucceeded(db: Db, p: PaymentSucceeded, now: Date, seller: Seller): Promise<Fulfilment> {
   return db.transaction(async (tx) => {
     if (p.paymentIntentId !== undefined) await lockPayment(tx, p.paymentIntentId);
     const order = await orderWhere(tx, 'o.id = $1', p.orderId, true);
@@ -194,12 +196,15 @@ export async function paymentSucceeded(db: Db, p: PaymentSucceeded, now: Date): 
         p.checkoutSessionId ?? null,
       ],
     );
-    // The receipt, in the same transaction: a paid order always has one to send (src/accounts/receipts.ts).
-    if (pack !== undefined)
+    // The receipt and the invoice, in the same transaction: a paid order always has both (receipts.ts,
+    // invoices.ts).
+    if (pack !== undefined) {
       await tx.query(
         `INSERT INTO receipts (order_id, state, next_attempt_at, created_at) VALUES ($1, 'pending', $2, $2)`,
         [order.id, now],
       );
+      await issueInvoiceIn(tx, order, seller, now);
+    }
     const updated = (await getOrder(tx, order.id))!;
     return pack === undefined
       ? { outcome: 'refunded_first', order: updated }

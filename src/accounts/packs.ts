@@ -5,7 +5,10 @@ import { newId } from './ids.js';
 import { recordMovement } from './ledger.js';
 import type { GrantPackInput, Pack, PackKind } from './types.js';
 
-/** A Studio pack is active for 12 calendar months after purchase (PostgreSQL month arithmetic, in UTC). */
+/**
+ * A pack is active for 12 calendar months (PostgreSQL month arithmetic, in UTC): from its purchase, or, for a
+ * Studio pack bought while another is active, from the end of that one.
+ */
 export const PACK_LIFETIME = "interval '12 months'";
 /** Largest pack an operator can grant in one go: a typo guard, far above any real pack. */
 export const MAX_PACK_CREDITS = 1_000_000;
@@ -14,10 +17,19 @@ export const MAX_PACK_CREDITS = 1_000_000;
 export const PACK_LIFETIME_MONTHS = 12;
 
 /** SQL condition: the pack (columns unqualified) is active at the timestamptz parameter `$now`. */
-export const activeAt = (now: string) =>
-  `refunded_at IS NULL AND purchased_at + ${PACK_LIFETIME} > ${now}::timestamptz`;
+export const activeAt = (now: string) => `refunded_at IS NULL AND expires_at > ${now}::timestamptz`;
 
-const COLUMNS = `id, customer_id, kind, credits, remaining, purchased_at, refunded_at, purchased_at + ${PACK_LIFETIME} AS expires_at`;
+const COLUMNS = 'id, customer_id, kind, credits, remaining, purchased_at, refunded_at, expires_at';
+
+/**
+ * SQL: when a pack of `$kind` granted to `$customer` at `$at` ends. A Studio pack bought while the
+ * customer's Studio access runs extends it: 12 months from the latest end of their active Studio packs.
+ * A top-up's credits last 12 months from its purchase.
+ */
+const endOf = (customer: string, kind: string, at: string) =>
+  `(CASE WHEN ${kind} = 'studio' THEN GREATEST(${at}::timestamptz, COALESCE((SELECT max(expires_at) FROM packs
+     WHERE customer_id = ${customer} AND kind = 'studio' AND ${activeAt(at)}), ${at}::timestamptz))
+   ELSE ${at}::timestamptz END) + ${PACK_LIFETIME}`;
 
 interface PackRow {
   id: string;
@@ -78,8 +90,8 @@ export async function grantPackIn(tx: Queryable, input: GrantPackInput, now: Dat
     }
   }
   const { rows } = await tx.query<PackRow>(
-    `INSERT INTO packs (id, customer_id, kind, credits, remaining, purchased_at, created_at)
-     VALUES ($1, $2, $3, $4, $4, $5, $6) RETURNING ${COLUMNS}`,
+    `INSERT INTO packs (id, customer_id, kind, credits, remaining, purchased_at, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $4, $5, $6, ${endOf('$2', '$3::text', '$5')}) RETURNING ${COLUMNS}`,
     [packId, customerId, kind, credits, purchasedAt, now],
   );
   await recordMovement(tx, {
@@ -128,13 +140,13 @@ export async function refundPackIn(tx: Queryable, packId: string, now: Date): Pr
 }
 
 /**
- * The newest Studio pack active at `now`, or null: a customer with one is a Studio customer. A top-up
- * adds credits, never access.
+ * The Studio pack active at `now` that ends last, or null: a customer with one is a Studio customer. A
+ * top-up adds credits, never access.
  */
 export async function activePack(db: Queryable, customerId: string, now: Date): Promise<Pack | null> {
   const { rows } = await db.query<PackRow>(
     `SELECT ${COLUMNS} FROM packs WHERE customer_id = $1 AND kind = 'studio' AND ${activeAt('$2')}
-     ORDER BY purchased_at DESC, id DESC LIMIT 1`,
+     ORDER BY expires_at DESC, id DESC LIMIT 1`,
     [customerId, now],
   );
   return rows.length === 0 ? null : toPack(rows[0]!);

@@ -49,7 +49,10 @@ export interface Pack {
   remaining: number;
   purchasedAt: Date;
   refundedAt: Date | null;
-  /** purchasedAt + 12 months: the pack is active strictly before this instant. */
+  /**
+   * 12 months after purchase, or after the end of the Studio pack it extends: the pack is active strictly
+   * before this instant.
+   */
   expiresAt: Date;
 }
 
@@ -257,13 +260,54 @@ export interface PaidOrder {
   waiver: Waiver;
 }
 
+/** A saved design: a name and a QrConfig without `content`, which each render gives. */
+export interface Design {
+  id: string;
+  customerId: string;
+  name: string;
+  config: Record<string, unknown>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Who sells, as an invoice names them, and the tax its prices include (QR_SELLER_*, QR_TAX_PERCENT). */
+export interface Seller {
+  name: string;
+  /** Lines separated by newlines; empty when not configured. */
+  address: string;
+  taxId: string;
+  /** The rate of tax included in every price, 0 to under 100. */
+  taxPercent: number;
+}
+
+/** The invoice of a paid order, written in its payment's transaction and never changed. */
+export interface Invoice {
+  /** From a sequence of the store: never given twice. */
+  number: number;
+  order: Order;
+  /** The pack the order granted (its end is the item's). */
+  pack: Pack | null;
+  issuedAt: Date;
+  buyerEmail: string;
+  seller: Seller;
+}
+
+/** An order as its buyer's dashboard lists it. */
+export interface OrderSummary {
+  order: Order;
+  /** The invoice's number, for a paid (or since refunded) order. */
+  invoiceNumber: number | null;
+}
+
 // The composite and the site's people, where their consumers outside src/accounts/ import them from.
 export type {
   Accounts,
   CallUsage,
   Credits,
+  Designs,
   IdempotencyRecords,
   KeyCheck,
+  OrderHistory,
   Packs,
   People,
 } from './interfaces.js';

@@ -1,8 +1,8 @@
-import type { Fulfilment, Orders } from '../accounts/index.js';
+import type { Fulfilment, Orders, Packs } from '../accounts/index.js';
 import { ApiError } from '../errors.js';
 import { businessBodyViolation } from '../schema/business-body.js';
 import type { OrderJson } from '../wire/site.js';
-import type { Catalogue } from './catalogue.js';
+import type { Catalogue, Offer } from './catalogue.js';
 import type { PaymentEvent, PaymentOutcome, PaymentProvider } from './payments.js';
 import { shownWaiver, waiverRefusal } from './waiver.js';
 
@@ -35,13 +35,39 @@ function checkoutBody(body: unknown): CheckoutBody {
  */
 export class Checkout {
   constructor(
-    private readonly orders: Orders,
+    private readonly orders: Orders & Pick<Packs, 'activePack'>,
     private readonly catalogue: Catalogue,
     /** Undefined: no provider, and test mode not asked for on loopback, so nothing can be sold here. */
     readonly provider: PaymentProvider | undefined,
     /** Told when an order has been paid, to send its receipt now rather than at the next sweep. */
     private readonly onPaid: () => void = () => {},
+    /** Whether a server AI provider is configured: AI credits are sold only where they can be spent. */
+    readonly serverAi = true,
   ) {}
+
+  /** What is on sale here: top-ups only where server AI can spend their credits. */
+  offers(): Catalogue['offers'] {
+    return this.catalogue.offers.filter((o) => o.kind === 'studio' || this.serverAi);
+  }
+
+  /**
+   * A top-up is refused where its credits could not be spent: without server AI on this site, or without
+   * an active Studio pack (the gateway and the Studio's AI need one).
+   */
+  private async checkSellable(offer: Offer, customerId: string): Promise<void> {
+    if (offer.kind !== 'topup') return;
+    if (!this.serverAi)
+      throw new ApiError('server_ai_unavailable', {
+        message:
+          'AI credits are not sold here: this site has no server AI provider configured, so they could not be spent.',
+        field: 'packId',
+      });
+    if ((await this.orders.activePack(customerId)) === null)
+      throw new ApiError('studio_pack_needed', {
+        message: 'AI credits top up a Studio pack, and this account has no active one: buy the Studio pack first.',
+        field: 'packId',
+      });
+  }
 
   /**
    * A checkout body → an order for the signed-in buyer's customer (never one named in the body), paid at
@@ -57,6 +83,7 @@ export class Checkout {
     const waiver = shownWaiver(fields.withdrawalWaiver.textVersion);
     const offer = this.catalogue.offer(fields.packId);
     if (offer === undefined) throw invalid('packId must be the id of a pack GET /api/packs lists.', 'packId');
+    await this.checkSellable(offer, buyer.customerId);
 
     const order = await this.orders.createOrder({
       customerId: buyer.customerId,

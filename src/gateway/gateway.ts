@@ -1,4 +1,4 @@
-import type { CallUsage, KeyCheck, KeyOwner } from '../accounts/types.js';
+import type { CallUsage, Designs, KeyCheck, KeyOwner } from '../accounts/types.js';
 import { ApiError } from '../errors.js';
 import { jsonBytes, requireJson } from '../http/json-body.js';
 import { guarded, type RequestContext, type Route } from '../http/router.js';
@@ -6,6 +6,7 @@ import { forward } from '../http/upstream.js';
 import { edgeCacheLookups } from '../observe/metrics.js';
 import { apiKeyGuard } from './api-key.js';
 import { admitCustomerCall, type CustomerCallDeps } from './customer-checks.js';
+import { DESIGN_RENDER_DOC, DESIGN_RENDER_PATH, renderSavedDesign } from './design-render.js';
 import type { EdgeCache, EdgeCaching } from './edge-cache.js';
 import type { CredentialFailures } from './failure-throttle.js';
 import { type RelayCall, relayCall } from './engine-client.js';
@@ -16,6 +17,7 @@ export interface GatewayDeps extends ServerAiDeps, CustomerCallDeps {
   /** What of the accounts the gateway's routes use: the key, the pack, the day's count, credits and replays. */
   accounts: Pick<KeyCheck, 'verifyKey'> &
     Pick<CallUsage, 'recordCall'> &
+    Pick<Designs, 'design'> &
     ServerAiDeps['accounts'] &
     CustomerCallDeps['accounts'];
   /** Answers kept on the site (QR_SITE_CACHE_MB); none when it is 0. */
@@ -38,15 +40,25 @@ export function gatewayRoutes(deps: GatewayDeps): Route[] {
     guarded(byKey, {
       method: route.method,
       path: route.path,
-      doc: {
-        summary: `Relays to ${route.method} ${route.enginePath} with the caller's X-API-Key checked at the edge.`,
-        response: 'As the engine endpoint.',
-      },
+      doc: route.doc,
       handler: (ctx, owner) => relayRoute(deps, route, ctx, owner),
     }),
   );
+  routes.push(
+    guarded(byKey, {
+      method: 'POST',
+      path: DESIGN_RENDER_PATH,
+      doc: DESIGN_RENDER_DOC,
+      handler: (ctx, owner) => renderSavedDesign(deps, ctx, owner),
+    }),
+  );
   const ai = GATEWAY_ROUTES.find((r) => r.spendsCredit)!;
-  routes.push({ ...routes[GATEWAY_ROUTES.indexOf(ai)]!, path: DIRECT_SERVER_AI });
+  const aiRoute = routes[GATEWAY_ROUTES.indexOf(ai)]!;
+  routes.push({
+    ...aiRoute,
+    path: DIRECT_SERVER_AI,
+    doc: { ...aiRoute.doc!, summary: `${ai.doc.summary} The same as POST ${ai.path}, without the version prefix.` },
+  });
   routes.push({
     method: 'GET',
     path: TEMPLATE_PREVIEW,

@@ -1,6 +1,6 @@
 import type { Reply } from './response.js';
 
-export type Method = 'GET' | 'POST';
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface RequestContext {
   method: Method;
@@ -34,8 +34,17 @@ export interface Guard<C = unknown> {
 /** What the OpenAPI document says of a route; the request schema is named, never copied. */
 export interface RouteDoc {
   summary: string;
-  /** Name of the request body's schema in the schema registry, or in the channel's own (the site's forms). */
-  body?: string;
+  /**
+   * Name of the request body's schema in the schema registry, or in the channel's own (the site's forms);
+   * several: one of them (a path parameter says which).
+   */
+  body?: string | readonly string[];
+  /** Request bodies to show and send ("Try it out" sends the first), by name. */
+  examples?: Record<string, { summary: string; value: unknown }>;
+  /** Path parameters: an example value and what they are. */
+  params?: Record<string, { example: string; description: string }>;
+  /** Refusals worth naming, by status. */
+  answers?: Record<number, string>;
   /** The success response, in a sentence. */
   response: string;
   /** Response media types other than JSON (e.g. the image types of a render). */

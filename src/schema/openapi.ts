@@ -1,5 +1,5 @@
 import { ERRORS } from '../errors.js';
-import type { Route } from '../http/router.js';
+import type { Route, RouteDoc } from '../http/router.js';
 import { FILE_FORMATS } from '../model/vocabulary.js';
 import { RELAY_HEADERS } from '../relay/signature.js';
 import { QR_DEFAULTS, qrConfigSchema } from './qr-config.js';
@@ -87,10 +87,11 @@ export function buildOpenApi(
     if (!route.doc) continue;
     const path = route.path.replace(/:(\w+)/g, '{$1}');
     const params = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
-      name,
+      name: name!,
       in: 'path',
       required: true,
       schema: { type: 'string' },
+      ...route.doc?.params?.[name!],
     }));
     const content: Json = { 'application/json': {} };
     const security = channel.securityOf(route);
@@ -100,14 +101,18 @@ export function buildOpenApi(
       summary: route.doc.summary,
       ...(params.length && { parameters: params }),
       ...(security !== undefined && { security }),
-      ...(route.doc.body && {
-        requestBody: {
-          required: true,
-          content: { 'application/json': { schema: { $ref: `#/components/schemas/${route.doc.body}` } } },
-        },
-      }),
+      ...(route.doc.body && { requestBody: requestBodyOf(route.doc) }),
       responses: {
         200: { description: route.doc.response, content },
+        ...Object.fromEntries(
+          Object.entries(route.doc.answers ?? {}).map(([status, description]) => [
+            status,
+            {
+              description,
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+            },
+          ]),
+        ),
         default: {
           description: 'Error',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
@@ -125,6 +130,16 @@ export function buildOpenApi(
 }
 
 export const RENDER_MEDIA_TYPES = Object.values(FILE_FORMATS);
+
+/** A route's request body: its schema by reference (one of several, when it names several) and its examples. */
+function requestBodyOf(doc: RouteDoc): Json {
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+  const schema = typeof doc.body === 'string' ? ref(doc.body) : { oneOf: doc.body!.map(ref) };
+  return {
+    required: true,
+    content: { 'application/json': { schema, ...(doc.examples && { examples: doc.examples }) } },
+  };
+}
 
 /** The QrConfig schema as published: references inlined and every default written as `default`. */
 export function publishedQrConfigSchema(): Json {

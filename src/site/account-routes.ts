@@ -1,4 +1,4 @@
-import { checkEmail, requireVerifiedEmail } from '../accounts/index.js';
+import { checkEmail, PACK_LIFETIME_MONTHS, requireVerifiedEmail } from '../accounts/index.js';
 import type { Accounts, User } from '../accounts/types.js';
 import { ApiError, isApiError } from '../errors.js';
 import { admitCustomerCall, requireStudio } from '../gateway/customer-checks.js';
@@ -9,7 +9,7 @@ import { jsonBytes } from '../http/json-body.js';
 import { guarded, type RequestContext, type Route } from '../http/router.js';
 import { forward } from '../http/upstream.js';
 import type { AccountJson, IssuedKeyJson, UsageDayJson } from '../wire/site.js';
-import { countParam, keyJson, ledgerJson, ok, packJson, route, userJson } from './answers.js';
+import { addMonthsUtc, countParam, keyJson, ledgerJson, ok, packJson, route, userJson } from './answers.js';
 import { readForm } from './form-body.js';
 import { lifecycleMail, type SessionDeps } from './session-routes.js';
 
@@ -100,8 +100,8 @@ export function accountRoutes(deps: AccountDeps): Route[] {
       ...route(
         'GET',
         '/api/account',
-        'The account: the active Studio pack and when it ends, every pack, and the credits left.',
-        '{ success, user, activePack: pack | null, packs: [{ id, credits, remaining, purchasedAt, expiresAt, refundedAt }], credits: { available, reserved } }',
+        'The account: the active Studio pack and when it ends (and the end a Studio pack bought now would extend it to), every pack, and the credits left.',
+        '{ success, user, activePack: pack | null, studioExtendsTo: time | null, packs: [{ id, credits, remaining, purchasedAt, expiresAt, refundedAt }], credits: { available, reserved } }',
       ),
       handler: async (ctx, { user }) => {
         const [active, packs, credits] = await Promise.all([
@@ -112,6 +112,7 @@ export function accountRoutes(deps: AccountDeps): Route[] {
         ok(ctx, {
           user: userJson(user),
           activePack: active && packJson(active),
+          studioExtendsTo: active && addMonthsUtc(active.expiresAt, PACK_LIFETIME_MONTHS),
           packs: packs.map(packJson),
           credits,
         } satisfies AccountJson<Date>);

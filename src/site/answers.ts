@@ -1,6 +1,6 @@
 import type { ApiKeyInfo, LedgerEntry, Pack, User } from '../accounts/types.js';
 import { ApiError } from '../errors.js';
-import type { RequestContext } from '../http/router.js';
+import type { Method, RequestContext } from '../http/router.js';
 import type { KeyJson, LedgerEntryJson, PackJson, UserJson } from '../wire/site.js';
 
 /*
@@ -53,7 +53,20 @@ export const ok = (ctx: RequestContext, body: Record<string, unknown>) =>
   ctx.reply.json(200, { success: true, ...body });
 
 /** A route's method, path and documentation (summary, response, and the name of its body's schema). */
-export const route = (method: 'GET' | 'POST', path: string, summary: string, response: string, body?: string) =>
+export const route = (method: Method, path: string, summary: string, response: string, body?: string) =>
   ({ method, path, doc: { summary, response, ...(body && { body }) } }) as const;
 
 export const minutes = (ms: number) => ms / 60_000;
+
+/**
+ * `months` calendar months after `d` in UTC, as PostgreSQL adds an interval of months: a day the month
+ * does not have becomes its last (31 January + 1 month is 28 or 29 February).
+ */
+export function addMonthsUtc(d: Date, months: number): Date {
+  const out = new Date(d);
+  out.setUTCDate(1);
+  out.setUTCMonth(out.getUTCMonth() + months);
+  const last = new Date(Date.UTC(out.getUTCFullYear(), out.getUTCMonth() + 1, 0)).getUTCDate();
+  out.setUTCDate(Math.min(d.getUTCDate(), last));
+  return out;
+}

@@ -1,4 +1,10 @@
-import { MAX_EMAIL_LENGTH, MAX_KEY_NAME_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/index.js';
+import {
+  MAX_DESIGN_NAME_LENGTH,
+  MAX_EMAIL_LENGTH,
+  MAX_KEY_NAME_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+} from '../accounts/index.js';
 
 const email = {
   type: 'string',
@@ -25,6 +31,18 @@ const currentPassword = {
   minLength: 1,
   maxLength: PASSWORD_MAX_LENGTH,
   description: 'The account’s current password.',
+} as const;
+
+const designName = {
+  type: 'string',
+  minLength: 1,
+  maxLength: MAX_DESIGN_NAME_LENGTH,
+  description: 'What the design is called in the dashboard.',
+} as const;
+const designConfig = {
+  type: 'object',
+  description:
+    'A QrConfig (the qrConfig schema, checked as the engine checks it) without content: each render gives the content. A content sent here is not kept.',
 } as const;
 
 const credentials = (passwordMinLength: number, description: string) =>
@@ -88,6 +106,36 @@ export const SITE_FORMS = {
       name: { type: 'string', minLength: 1, maxLength: MAX_KEY_NAME_LENGTH, description: 'A label for the key.' },
     },
   },
+  designNew: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name', 'config'],
+    properties: { name: designName, config: designConfig },
+  },
+  designChange: {
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    properties: { name: designName, config: designConfig },
+  },
 } as const;
 
 export type SiteForm = keyof typeof SITE_FORMS;
+
+/**
+ * What each field is called on the page that sends the form, so a refusal names it as the person saw it;
+ * the envelope's `field` keeps the body's name.
+ */
+export const FORM_LABELS: Record<SiteForm, Record<string, string>> = {
+  credentials: { email: 'E-mail address', password: 'Password' },
+  signIn: { email: 'E-mail address', password: 'Password' },
+  emailToken: { token: 'The link' },
+  emailOnly: { email: 'E-mail address' },
+  passwordReset: { token: 'The link', password: 'New password' },
+  passwordChange: { currentPassword: 'Current password', password: 'New password' },
+  emailChange: { email: 'New e-mail address', password: 'Your password' },
+  passwordOnly: { password: 'Your password' },
+  keyName: { name: 'Name' },
+  designNew: { name: 'Design name', config: 'Design' },
+  designChange: { name: 'Design name', config: 'Design' },
+};

@@ -1,3 +1,4 @@
+import { consumerServerAttempts } from '../ai/attempts.js';
 import { type AccountsOptions, createAccounts, resolvePepper, startMaintenance } from '../accounts/index.js';
 import type { Accounts } from '../accounts/types.js';
 import { CATALOGUE } from '../checkout/catalogue.js';
@@ -123,7 +124,12 @@ export async function startSite(
   // The pepper first: a missing one must stop the start before anything is opened.
   const pepper = resolvePepper({ pepper: store.keyPepper, dataDir: store.dataDir, databaseUrl: store.databaseUrl });
   const db = await openStore({ ...store, role: 'site' });
-  const accounts = createAccounts(db, { pepper, redisUrl: config.redisUrl, ...options.accounts });
+  const accounts = createAccounts(db, {
+    pepper,
+    redisUrl: config.redisUrl,
+    seller: config.site.seller,
+    ...options.accounts,
+  });
   const redis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl);
   const limiter = new CustomerLimiter({
     limits: config.rateLimits,
@@ -138,7 +144,11 @@ export async function startSite(
   const destination = receiptDestination(config.site.receipts);
   log(describeDestination(destination));
   const receipts = destination && new ReceiptSender(accounts, CATALOGUE, destination, config.site.receipts.from, log);
-  const checkout = new Checkout(accounts, CATALOGUE, provider, () => void receipts?.deliverPending());
+  // Server AI runs on the engines, from the same variables (QR_MANAGED_<ID>_API_KEY, QR_SERVER_CHAIN): a
+  // chain with no key there is one with none here, and its credits are not sold.
+  const serverAi = consumerServerAttempts(config.ai).length > 0;
+  if (!serverAi) log('No provider of QR_SERVER_CHAIN has a key: AI credit top-ups are not sold.');
+  const checkout = new Checkout(accounts, CATALOGUE, provider, () => void receipts?.deliverPending(), serverAi);
   const admin: { access?: AdminAccess } = {};
   const edgeCache = config.site.edgeCacheBytes > 0 ? new EdgeCache(config.site.edgeCacheBytes) : undefined;
   // Failed API keys and admin tokens per client address, counted alike (src/gateway/limits.ts).

@@ -43,7 +43,7 @@ export class SessionCookies {
   }
 
   /**
-   * The guard of the account routes: the browser's session (session_required without one) and, on a POST,
+   * The guard of the account routes: the browser's session (session_required without one) and, on anything but a GET,
    * its X-CSRF-Token (csrf_failed).
    */
   readonly guard: Guard<SignedIn> = {
@@ -51,7 +51,7 @@ export class SessionCookies {
     admit: async (ctx) => {
       const s = await this.current(ctx);
       if (s === null) throw new ApiError('session_required');
-      if (ctx.method === 'POST') this.checkCsrf(ctx, s.token);
+      if (ctx.method !== 'GET') this.checkCsrf(ctx, s.token);
       return s;
     },
   };

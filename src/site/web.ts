@@ -3,7 +3,6 @@ import { createPeople } from '../accounts/index.js';
 import type { Accounts, Clock, People } from '../accounts/types.js';
 import type { Config } from '../config.js';
 import type { GatewayDeps } from '../gateway/gateway.js';
-import { CATALOGUE } from '../checkout/catalogue.js';
 import type { Checkout } from '../checkout/checkout.js';
 import { checkoutRoutes } from '../checkout/routes.js';
 import type { Route } from '../http/router.js';
@@ -11,6 +10,8 @@ import type { Db } from '../store/index.js';
 import type { Redis } from 'ioredis';
 import { AccountMailer } from './account-mail.js';
 import { accountRoutes } from './account-routes.js';
+import { designRoutes } from './design-routes.js';
+import { orderRoutes } from './order-routes.js';
 import { sessionRoutes } from './session-routes.js';
 import { openApiRoutes } from './openapi.js';
 import { pageRoutes, WEB_BUILD_DIR } from './pages.js';
@@ -43,7 +44,9 @@ export function webRoutes(deps: WebDeps, apiRoutes: Route[]): { people: People; 
   const account = [
     ...sessionRoutes({ people, cookies, visitors, mailer, publicUrl: deps.config.site.publicUrl }),
     ...accountRoutes({ ...deps, people, cookies, visitors, mailer, publicUrl: deps.config.site.publicUrl }),
-    ...checkoutRoutes({ checkout: deps.checkout, catalogue: CATALOGUE, limiter: deps.limiter, guard: cookies.guard }),
+    ...checkoutRoutes({ checkout: deps.checkout, limiter: deps.limiter, guard: cookies.guard }),
+    ...designRoutes({ accounts: deps.accounts, guard: cookies.guard }),
+    ...orderRoutes({ accounts: deps.accounts, guard: cookies.guard }),
   ];
   const studio = studioRoutes({ engine: deps.engine, settings: deps.settings, visitors });
   const documented = (): Route[] => [...apiRoutes, ...account, ...studio, ...docs];

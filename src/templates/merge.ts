@@ -25,6 +25,13 @@ function deepMerge(base: Fields, over: Fields): Fields {
 }
 
 /**
+ * A render's body over a saved design: merged as over a template (objects key by key, what the body sets
+ * wins, a colour set in the body drops the design's gradient for it).
+ */
+export const mergeOverDesign = (design: Readonly<Fields>, overrides: Fields): Fields =>
+  mergeOverTemplate(design as TemplateConfig, overrides);
+
+/**
  * The request body over the template: objects merge key by key (so `centerText.text` alone keeps the
  * template's `centerText.color`), arrays and scalars replace, and whatever the request sets wins. The
  * result shares nothing with the catalogue, so later stages may change it freely.

@@ -44,6 +44,8 @@ export interface PackJson<Time = string> {
 export interface AccountJson<Time = string> {
   user: UserJson<Time>;
   activePack: PackJson<Time> | null;
+  /** With an active Studio pack: when a Studio pack bought now would end (12 months after the active one's end). */
+  studioExtendsTo: Time | null;
   packs: PackJson<Time>[];
   credits: { available: number; reserved: number };
 }
@@ -106,7 +108,10 @@ export interface WaiverTextJson {
 
 /** GET /api/packs. */
 export interface CatalogueJson {
+  /** Top-ups are listed only where server AI is available. */
   packs: OfferJson[];
+  /** Whether this site has a server AI provider configured: AI credits are sold, and spent, only then. */
+  serverAi: { available: boolean };
   withdrawalWaiver: WaiverTextJson;
 }
 
@@ -123,4 +128,31 @@ export interface OrderJson<Time = string> {
   packId?: string;
   credits?: number;
   expiresAt?: Time;
+}
+
+/** A saved design (GET/POST /api/account/designs): a QrConfig without content. */
+export interface DesignJson<Time = string> {
+  id: string;
+  name: string;
+  config: Record<string, unknown>;
+  createdAt: Time;
+  updatedAt: Time;
+}
+
+export type OrderState = 'open' | 'paid' | 'refunded' | 'expired' | 'failed';
+
+/** One order of GET /api/account/orders. */
+export interface OrderSummaryJson<Time = string> {
+  id: string;
+  offerId: string;
+  kind: 'studio' | 'topup';
+  credits: number;
+  /** Minor units, tax included. */
+  price: number;
+  currency: string;
+  state: OrderState;
+  createdAt: Time;
+  paidAt: Time | null;
+  /** The invoice of a paid order (GET /api/account/orders/:id/invoice.pdf); null before payment. */
+  invoiceNumber: string | null;
 }

@@ -2,8 +2,9 @@
  * Buying packs on the consumer site without a payment provider (the embedded default): the built engine
  * and site (QR_ROLE=all on loopback, so checkout runs in test mode), the accounts on PGlite and on the real
  * PostgreSQL. The pack list, the waiver of the right of withdrawal (refused unless both boxes are true,
- * stored with its text version, hash, time and order), a Studio pack that opens the gateway at once, and a
- * top-up that adds credits but no access.
+ * stored with its text version, hash, time and order), a Studio pack that opens the gateway at once, a
+ * top-up that adds credits but no access and needs a Studio pack, a second Studio pack that extends the
+ * first; and a site without server AI, which sells no credits.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import {
   call,
   consumerConfig,
   consumerStore,
+  GROQ_KEY,
   refusal,
   startConsumer,
 } from '../helpers/consumer.js';
@@ -42,8 +44,11 @@ function checkoutSuite(driver: DriverName): void {
 
     beforeAll(async () => {
       store = await consumerStore(driver);
-      c = await startConsumer(await consumerConfig({ ...store.env, QR_OUTBOX_DIR: outbox }), undefined, (m) =>
-        logs.push(m),
+      // A server AI key: credits are sold only where they can be spent (no AI call is made here).
+      c = await startConsumer(
+        await consumerConfig({ ...store.env, QR_OUTBOX_DIR: outbox, QR_MANAGED_GROQ_API_KEY: GROQ_KEY }),
+        undefined,
+        (m) => logs.push(m),
       );
       buyer = await signedIn();
     });
@@ -73,6 +78,7 @@ function checkoutSuite(driver: DriverName): void {
           currency: catalogue.currency,
           validMonths,
         })),
+        serverAi: { available: true },
         withdrawalWaiver: {
           textVersion: WAIVER_VERSION,
           consent: WAIVER_TEXT.consent,
@@ -162,21 +168,42 @@ function checkoutSuite(driver: DriverName): void {
       expect(await c.accounts.balance(customer!.id)).toEqual({ available: 100, reserved: 0 });
     });
 
-    it('a top-up adds credits but opens nothing; with a Studio pack the credits add up', async () => {
+    it('a top-up needs an active Studio pack (409 studio_pack_needed, nothing stored), then adds credits', async () => {
       const b = await signedIn();
-      const topup = await buy({ packId: 'topup-100', withdrawalWaiver: GIVEN_WAIVER }, b);
-      expect(topup.body).toMatchObject({ status: 'paid', credits: 100 });
-      const customerId = topup.body.customerId as string;
-      const { key } = await c.accounts.issueKey(customerId);
-      expect(refusal(await call(c.siteUrl, '/api/v1/ping', { key }))).toEqual({
-        status: 402,
+      const refused = await buy({ packId: 'topup-100', withdrawalWaiver: GIVEN_WAIVER }, b);
+      expect({ ...refusal(refused), field: refused.body.field }).toEqual({
+        status: 409,
         success: false,
-        code: 'studio_required',
+        code: 'studio_pack_needed',
+        field: 'packId',
       });
+      expect(refused.body.error).toMatch(/buy the Studio pack first/);
+      expect(await c.accounts.listPacks(b.customerId)).toEqual([]);
       const studio = await buy({ packId: 'studio', withdrawalWaiver: GIVEN_WAIVER }, b);
-      expect(studio.body.customerId).toBe(customerId);
-      expect((await call(c.siteUrl, '/api/v1/ping', { key })).status).toBe(200);
+      const customerId = studio.body.customerId as string;
+      const topup = await buy({ packId: 'topup-100', withdrawalWaiver: GIVEN_WAIVER }, b);
+      expect(topup.body).toMatchObject({ status: 'paid', credits: 100, customerId });
       expect(await c.accounts.balance(customerId)).toEqual({ available: 200, reserved: 0 });
+      // The top-up's own 12 months, from its purchase: it extends nothing.
+      const packs = await c.accounts.listPacks(customerId);
+      expect(packs.map((p) => p.kind)).toEqual(['studio', 'topup']);
+    });
+
+    it('a Studio pack bought while one is active runs 12 months from the end of the current one, as the account said', async () => {
+      const b = await signedIn();
+      const first = await buy({ packId: 'studio', withdrawalWaiver: GIVEN_WAIVER }, b);
+      const account = await b.send('/api/account');
+      const firstEnd = new Date(first.body.expiresAt);
+      expect(new Date(account.body.activePack.expiresAt)).toEqual(firstEnd);
+      const promised = new Date(account.body.studioExtendsTo);
+      const expected = new Date(firstEnd);
+      expected.setUTCFullYear(expected.getUTCFullYear() + 1);
+      // Twelve months after the first end (on 29 February a day earlier: PostgreSQL's month arithmetic).
+      expect(Math.abs(promised.getTime() - expected.getTime())).toBeLessThanOrEqual(86_400_000);
+      const second = await buy({ packId: 'studio', withdrawalWaiver: GIVEN_WAIVER }, b);
+      expect(new Date(second.body.expiresAt)).toEqual(promised);
+      expect((await c.accounts.activePack(b.customerId))!.id).toBe(second.body.packId);
+      expect(await c.accounts.balance(b.customerId)).toEqual({ available: 200, reserved: 0 });
     });
 
     it('refuses an unknown pack, an address in the body, unknown fields and a body that is not JSON', async () => {
@@ -198,3 +225,39 @@ function checkoutSuite(driver: DriverName): void {
 }
 
 for (const driver of DRIVERS) checkoutSuite(driver);
+
+describe('a site without server AI sells no AI credits', () => {
+  let store: ConsumerStore;
+  let c: Consumer;
+  const logs: string[] = [];
+  const outbox = mkdtempSync(join(tmpdir(), 'qrfarm-checkout-noai-'));
+  beforeAll(async () => {
+    store = await consumerStore('pglite');
+    c = await startConsumer(await consumerConfig({ ...store.env, QR_OUTBOX_DIR: outbox }), undefined, (m) =>
+      logs.push(m),
+    );
+  });
+  afterAll(async () => {
+    await c?.close();
+    await store?.close();
+    rmSync(outbox, { recursive: true, force: true });
+  });
+
+  it('lists the Studio pack only, says serverAi is not available, and refuses a top-up by name', async () => {
+    expect(logs).toContainEqual(expect.stringMatching(/AI credit top-ups are not sold/));
+    const packs = await call(c.siteUrl, '/api/packs');
+    expect(packs.body.serverAi).toEqual({ available: false });
+    expect(packs.body.packs.map((p: { id: string }) => p.id)).toEqual(['studio']);
+    const b = new SiteBrowser(c.siteUrl);
+    await b.verifiedAccount(outbox, `noai-${process.pid}@example.com`);
+    await b.send('/api/checkout', { packId: 'studio', withdrawalWaiver: GIVEN_WAIVER });
+    const topup = await b.send('/api/checkout', { packId: 'topup-500', withdrawalWaiver: GIVEN_WAIVER });
+    expect({ ...refusal(topup), field: topup.body.field }).toEqual({
+      status: 409,
+      success: false,
+      code: 'server_ai_unavailable',
+      field: 'packId',
+    });
+    expect((await c.accounts.listPacks(b.customerId)).map((p) => p.kind)).toEqual(['studio']);
+  });
+});

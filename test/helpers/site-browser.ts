@@ -28,10 +28,20 @@ export class SiteBrowser {
   }
 
   async send(path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+    return this.request(body === undefined ? 'GET' : 'POST', path, body, headers);
+  }
+
+  /** Any method; every one but GET carries the CSRF token. */
+  async request(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> {
     const a = await call(this.origin, path, {
       body,
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { cookie: this.cookieHeader, ...(body !== undefined && { 'x-csrf-token': this.csrf }), ...headers },
+      method,
+      headers: { cookie: this.cookieHeader, ...(method !== 'GET' && { 'x-csrf-token': this.csrf }), ...headers },
     });
     for (const line of a.headers.getSetCookie()) {
       const [pair] = line.split(';');
