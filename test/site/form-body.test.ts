@@ -5,7 +5,7 @@ import type { RequestContext } from '../../src/http/router.js';
 const built = (file: string) => new URL(`../../dist/src/${file}`, import.meta.url).href;
 const { readForm } = (await import(built('site/form-body.js'))) as typeof import('../../src/site/form-body.js');
 const { isApiError } = (await import(built('errors.js'))) as typeof import('../../src/errors.js');
-const { MAX_KEY_NAME_LENGTH, PASSWORD_MAX_LENGTH } = (await import(
+const { MAX_EMAIL_LENGTH, MAX_KEY_NAME_LENGTH, PASSWORD_MAX_LENGTH } = (await import(
   built('accounts/index.js')
 )) as typeof import('../../src/accounts/index.js');
 
@@ -28,15 +28,27 @@ describe('readForm', () => {
     expect(await readForm(ctxOf(''), 'keyName')).toEqual({});
   });
 
-  it('names the field at fault, with its bounds', async () => {
+  it('names the field at fault in a sentence with its label on the page, with its bounds', async () => {
     expect(await refusalOf('credentials', '{"email":"a@example.com","password":"short"}')).toEqual({
       status: 400,
       code: 'invalid_body',
       field: 'password',
-      message: `password must be a string of 10 to ${PASSWORD_MAX_LENGTH} characters.`,
+      message: `Password must be 10 to ${PASSWORD_MAX_LENGTH} characters long.`,
     });
     expect(await refusalOf('credentials', '{"email":"a@example.com"}')).toMatchObject({ field: 'password' });
-    expect(await refusalOf('signIn', '{"email":"","password":"x"}')).toMatchObject({ field: 'email' });
+    expect(await refusalOf('signIn', '{"email":"","password":"x"}')).toMatchObject({
+      field: 'email',
+      message: `E-mail address must be filled in, with at most ${MAX_EMAIL_LENGTH} characters.`,
+    });
+    // The same body field, labelled as its own page labels it.
+    expect(await refusalOf('emailChange', '{"email":"","password":"x"}')).toMatchObject({
+      field: 'email',
+      message: `New e-mail address must be filled in, with at most ${MAX_EMAIL_LENGTH} characters.`,
+    });
+    expect(await refusalOf('passwordChange', '{"currentPassword":"","password":"a long enough one"}')).toMatchObject({
+      field: 'currentPassword',
+      message: `Current password must be filled in, with at most ${PASSWORD_MAX_LENGTH} characters.`,
+    });
     expect(await refusalOf('signIn', '{"email":"a@example.com","password":"x","remember":true}')).toMatchObject({
       field: 'remember',
       message: 'Unknown field "remember".',
@@ -54,7 +66,7 @@ describe('readForm', () => {
     expect(await readForm(ctxOf(JSON.stringify({ name })), 'keyName')).toEqual({ name });
     expect(await refusalOf('keyName', JSON.stringify({ name: `${name}n` }))).toMatchObject({
       field: 'name',
-      message: `name must be a string of 1 to ${MAX_KEY_NAME_LENGTH} characters.`,
+      message: `Name must be filled in, with at most ${MAX_KEY_NAME_LENGTH} characters.`,
     });
   });
 
