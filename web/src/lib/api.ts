@@ -118,6 +118,21 @@ export async function postJson<T>(path: string, body?: unknown, options: PostOpt
   return read<T>(await post(path, body, options));
 }
 
+/** A PATCH or DELETE of the signed-in account's things, with the CSRF token every change carries. */
+export async function changeJson<T>(method: 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  if (csrfToken === undefined) await loadSession();
+  const res = await fetch(path, {
+    method,
+    credentials: 'same-origin',
+    headers: {
+      'x-csrf-token': csrfToken ?? '',
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return read<T>(res);
+}
+
 /** A POST whose success is a file (a download): its bytes and headers. */
 export async function postForFile(path: string, body: unknown, options: PostOptions = {}): Promise<Response> {
   const res = await post(path, body, options);

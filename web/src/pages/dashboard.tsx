@@ -11,6 +11,8 @@ import type {
 import { AccountSettings } from '../components/account-settings.js';
 import { Confirm } from '../components/confirm.js';
 import { CopyButton } from '../components/copy-button.js';
+import { DesignsSection } from '../components/designs-section.js';
+import { OrdersSection } from '../components/orders-section.js';
 import { UnverifiedNotice } from '../components/email-links.js';
 import { Field, Notice } from '../components/field.js';
 import { mountPage } from '../components/layout.js';
@@ -37,7 +39,7 @@ function PackSection({ account }: { account: AccountJson }) {
       {p ? (
         <p>
           Your Studio pack is active until <strong>{formatDate(p.expiresAt)}</strong> (bought{' '}
-          {formatDate(p.purchasedAt)}, 12 months).
+          {formatDate(p.purchasedAt)}).
         </p>
       ) : (
         <Notice kind="warn">
@@ -300,6 +302,8 @@ function Account({ user }: { user: UserJson | undefined }) {
         <h2 id="usage-title">Usage, last 30 days</h2>
         {usage.data && <UsageChart days={usage.data.days} />}
       </section>
+      <DesignsSection />
+      <OrdersSection version={version} />
       <LedgerSection version={version} />
       <SessionsSection />
       {user && <AccountSettings user={user} />}

@@ -3,6 +3,7 @@ import SwaggerUI from 'swagger-ui-dist/swagger-ui-es-bundle.js';
 import 'swagger-ui-dist/swagger-ui.css';
 import '../docs.css';
 import { mountPage } from '../components/layout.js';
+import { Quickstart } from '../components/quickstart.js';
 
 const DOCUMENTS = {
   site: {
@@ -32,7 +33,7 @@ function Viewer({ which }: { which: Which }) {
       validatorUrl: null,
       docExpansion: 'list',
       defaultModelsExpandDepth: 0,
-      supportedSubmitMethods: d.tryable ? ['get', 'post'] : [],
+      supportedSubmitMethods: d.tryable ? ['get', 'post', 'patch', 'delete'] : [],
     });
   }, [which]);
   return <div ref={ref} />;
@@ -43,6 +44,7 @@ function Docs() {
   return (
     <>
       <h1>API docs</h1>
+      <Quickstart />
       <p>The same engine renders every code; there are two ways to reach it, each with its own authentication.</p>
       <div class="grid-2">
         <section class="card" aria-labelledby="consumer-auth">

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { CatalogueJson, OfferJson, OrderJson, WaiverTextJson } from '../../../src/wire/site.js';
+import type { AccountJson, CatalogueJson, OfferJson, OrderJson, WaiverTextJson } from '../../../src/wire/site.js';
 import { UnverifiedNotice } from '../components/email-links.js';
 import { Notice } from '../components/field.js';
 import { mountPage } from '../components/layout.js';
@@ -46,7 +46,48 @@ function Confirmation({ order, offer }: { order: OrderJson; offer: OfferJson }) 
   );
 }
 
-function Checkout({ offers, waiver, email }: { offers: OfferJson[]; waiver: WaiverTextJson; email: string }) {
+/**
+ * What buying `o` now does for this account, said before payment: a Studio pack bought while one runs
+ * extends it rather than starting over.
+ */
+function effectOf(o: OfferJson, account: AccountJson | undefined): string {
+  if (o.kind === 'topup') return `adds ${o.credits} AI credits to your Studio pack, for ${o.validMonths} months.`;
+  const active = account?.activePack;
+  if (active && account?.studioExtendsTo)
+    return `you have a Studio pack until ${formatDate(active.expiresAt)}: buying another now extends it to ${formatDate(account.studioExtendsTo)} (${o.validMonths} months from its end) and adds ${o.credits} AI credits.`;
+  return `the API and ${o.credits} AI credits for ${o.validMonths} months.`;
+}
+
+/** Why some packs are not offered here, in words. */
+function NotOffered({ serverAi, hasStudio }: { serverAi: boolean; hasStudio: boolean }) {
+  if (!serverAi)
+    return (
+      <Notice kind="info">
+        AI design is not available on this site (no AI provider is configured), so AI credit top-ups are not sold here.
+        The Studio pack still opens the API; its AI credits can be spent only once AI is configured.
+      </Notice>
+    );
+  if (!hasStudio)
+    return (
+      <Notice kind="info">
+        Top-ups of AI credits add to an active Studio pack, so they are offered once you have one: buy the Studio pack
+        first.
+      </Notice>
+    );
+  return null;
+}
+
+function Checkout({
+  offers,
+  waiver,
+  email,
+  account,
+}: {
+  offers: OfferJson[];
+  waiver: WaiverTextJson;
+  email: string;
+  account: AccountJson | undefined;
+}) {
   const [packId, setPackId] = useState(offers[0]?.id ?? '');
   const [consent, setConsent] = useState(false);
   const [acknowledgement, setAcknowledgement] = useState(false);
@@ -92,8 +133,7 @@ function Checkout({ offers, waiver, email }: { offers: OfferJson[]; waiver: Waiv
           <label class="check" key={o.id}>
             <input type="radio" name="pack" checked={packId === o.id} onChange={() => setPackId(o.id)} />
             <span>
-              <strong>{o.name}</strong>: {money(o.price, o.currency)}, {o.credits} AI credits for {o.validMonths}{' '}
-              months.
+              <strong>{o.name}</strong>: {money(o.price, o.currency)}; {effectOf(o, account)}
             </span>
           </label>
         ))}
@@ -150,6 +190,13 @@ function Pricing() {
   const session = useSession();
   const { data: catalogue, error } = useLoad((signal) => getJson<CatalogueJson>('/api/packs', signal), []);
   const user = session.state === 'ready' ? session.session.user : undefined;
+  const account = useLoad(
+    (signal) => (user ? getJson<AccountJson>('/api/account', signal) : Promise.resolve(undefined)),
+    [user?.customerId],
+  );
+  const hasStudio = account.data?.activePack != null;
+  // A top-up is offered only to an account with an active Studio pack (the site refuses it otherwise).
+  const offers = catalogue?.packs.filter((o) => o.kind === 'studio' || hasStudio) ?? [];
   return (
     <>
       <h1>Studio packs</h1>
@@ -174,7 +221,8 @@ function Pricing() {
               <li class="card" key={o.id}>
                 <h2>{o.name}</h2>
                 <p>
-                  <strong>{money(o.price, o.currency)}</strong>: {o.credits} AI credits for {o.validMonths} months.
+                  <strong>{money(o.price, o.currency)}</strong>: {o.credits} AI credits for {o.validMonths} months
+                  {o.kind === 'topup' && ', added to an active Studio pack'}.
                 </p>
               </li>
             ))}
@@ -183,11 +231,15 @@ function Pricing() {
             <a href="/signin?next=/pricing">Sign in</a> or <a href="/signup?next=/pricing">create an account</a> to buy:
             the pack goes to your account, where your API keys are. A new account confirms its e-mail address first.
           </Notice>
+          {!catalogue.serverAi.available && <NotOffered serverAi={false} hasStudio={false} />}
         </>
       )}
       {catalogue && user && !user.emailVerified && <UnverifiedNotice email={user.email} />}
-      {catalogue && user?.emailVerified && (
-        <Checkout offers={catalogue.packs} waiver={catalogue.withdrawalWaiver} email={user.email} />
+      {catalogue && user?.emailVerified && !account.loading && (
+        <>
+          <NotOffered serverAi={catalogue.serverAi.available} hasStudio={hasStudio} />
+          <Checkout offers={offers} waiver={catalogue.withdrawalWaiver} email={user.email} account={account.data} />
+        </>
       )}
     </>
   );

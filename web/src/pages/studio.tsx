@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useState } from 'preact/hooks';
 import { Notice } from '../components/field.js';
 import { mountPage } from '../components/layout.js';
+import { SaveDesign } from '../components/save-design.js';
 import { AiBox } from '../studio/ai.js';
 import { type ContentState, ContentPanel } from '../studio/content.js';
 import { adoptDesign, type Design, designProblems, START_DESIGN } from '../studio/design.js';
@@ -192,6 +193,14 @@ function Studio() {
             onDesign={(d) => {
               onChange(adoptDesign(design, d));
               setLoaded('The AI’s design is loaded: every field below can still be changed.');
+            }}
+          />
+          <SaveDesign
+            design={design}
+            onOpen={(d, name) => {
+              // The whole saved design, its pictures and size included: it is the person's own.
+              onChange(d);
+              setLoaded(`Saved design “${name}” loaded: every field below can still be changed.`);
             }}
           />
         </div>
