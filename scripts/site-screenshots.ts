@@ -4,7 +4,12 @@
  * the page, gives them a test pack and a key, makes a few API calls so the dashboard has something to
  * show, and photographs every page in headless Chromium.
  */
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CATALOGUE } from '../src/checkout/catalogue.js';
+import { CURRENT_WAIVER } from '../src/checkout/waiver.js';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { startRoles } from '../src/roles.js';
@@ -13,9 +18,36 @@ import { launchChromium } from './chromium.js';
 const OUT = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 const CONTENT = 'https://tea.example.com/menu';
 
+/** The verification link the site mailed into `outbox`, once it is there (mail goes after the answer). */
+async function verificationLink(outbox: string): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    for (const f of readdirSync(outbox).filter((n) => n.startsWith('verify-'))) {
+      const text = readFileSync(join(outbox, f), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replace(/=3D/g, '=');
+      const link = text.match(/https?:\/\/\S+\/verify-email#token=[\w-]{43}/)?.[0];
+      if (link !== undefined) return link;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('no verification mail arrived');
+}
+
 async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
-  const config = loadConfig({ ...process.env, PORT: '0', SITE_PORT: '0', QR_DATA_DIR: 'memory://' });
+  const outbox = mkdtempSync(join(tmpdir(), 'qrfarm-screenshots-'));
+  // An example seller for the invoice's picture, unless the environment names one.
+  const config = loadConfig({
+    QR_SELLER_NAME: 'Example QR Ltd',
+    QR_SELLER_ADDRESS: '1 High Street\\nLondon EC1A 1AA\\nUnited Kingdom',
+    QR_SELLER_TAX_ID: 'GB123456789',
+    QR_TAX_PERCENT: '20',
+    ...process.env,
+    PORT: '0',
+    SITE_PORT: '0',
+    QR_DATA_DIR: 'memory://',
+    QR_OUTBOX_DIR: outbox,
+  });
   const roles = await startRoles(config, () => {});
   const site = roles.site!;
   const origin = `http://127.0.0.1:${site.port}`;
@@ -35,6 +67,8 @@ async function main(): Promise<void> {
       await page.goto(path);
       await shoot(name);
     }
+    await page.locator('section[aria-labelledby="quickstart"]').screenshot({ path: `${OUT}docs-quickstart.png` });
+    console.log('docs/screenshots/docs-quickstart.png');
 
     await page.goto('/signup');
     await page.getByLabel('E-mail address').fill('ada@example.com');
@@ -42,8 +76,27 @@ async function main(): Promise<void> {
     await shoot('signup');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL('**/dashboard');
-    const customer = (await site.accounts.customerByEmail('ada@example.com'))!;
-    await site.accounts.grantPack({ customerId: customer.id, credits: 100 });
+    // Keys and orders need the address confirmed, as a person does from the mail.
+    const link = new URL(await verificationLink(outbox));
+    await page.goto(link.pathname + link.hash);
+    await page.getByText('is confirmed').waitFor();
+    await page.goto('/dashboard');
+    const user = (await page.request.get('/api/session').then((r) => r.json())).user;
+    // A paid order, as test mode's checkout records one, so the orders have an invoice to show.
+    const studio = CATALOGUE.offer('studio')!;
+    const order = await site.accounts.createOrder({
+      customerId: user.customerId,
+      offer: {
+        id: studio.id,
+        kind: studio.kind,
+        credits: studio.credits,
+        price: studio.price,
+        currency: studio.currency,
+      },
+      provider: 'test',
+      waiver: { textVersion: CURRENT_WAIVER.version, textSha256: CURRENT_WAIVER.sha256 },
+    });
+    await site.accounts.paymentSucceeded({ orderId: order.id });
     await page.reload();
     await page.getByLabel('Name (optional)').fill('shop backend');
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -66,8 +119,26 @@ async function main(): Promise<void> {
     await page.getByText('Scans: the file was decoded').waitFor();
     await shoot('studio');
 
+    // Saved designs: two saved from the Studio, listed on the dashboard.
+    for (const name of ['Tea room menu', 'Table cards']) {
+      await page.getByLabel('Design name').fill(name);
+      await page.getByRole('button', { name: 'Save design' }).click();
+      await page.getByText(`Saved as “${name}”`).waitFor();
+    }
+    await page.goto('/dashboard');
+    await page.getByRole('cell', { name: 'Table cards', exact: true }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.locator('section[aria-labelledby="designs-title"]').screenshot({ path: `${OUT}designs.png` });
+    await page.locator('section[aria-labelledby="orders-title"]').screenshot({ path: `${OUT}orders.png` });
+    console.log('docs/screenshots/designs.png\ndocs/screenshots/orders.png');
+    const invoice = await page.request.get(`/api/account/orders/${order.id}/invoice.pdf`);
+    execFileSync('pdftoppm', ['-png', '-r', '60', '-singlefile', '-', `${OUT}invoice`], {
+      input: Buffer.from(await invoice.body()),
+    });
+    console.log('docs/screenshots/invoice.png');
+
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.reload();
+    await page.goto('/studio');
     await page.locator('#content').fill(CONTENT);
     await page.getByText('Scans: the file was decoded').waitFor();
     await shoot('studio-phone');
@@ -78,6 +149,7 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await roles.close();
+    rmSync(outbox, { recursive: true, force: true });
   }
 }
 

@@ -70,9 +70,9 @@ describe('the guards of the site’s routes', () => {
     for (const route of guarded) {
       const path = route.path.replace(/:\w+/g, 'x');
       const init: RequestInit =
-        route.method === 'POST'
-          ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }
-          : { method: 'GET' };
+        route.method === 'POST' || route.method === 'PATCH'
+          ? { method: route.method, headers: { 'content-type': 'application/json' }, body: '{}' }
+          : { method: route.method };
       const response = await fetch(origin + path, init);
       const body = (await response.json()) as { code: string };
       expect({ status: response.status, code: body.code }, nameOf(route)).toEqual(expected[route.guard!.scheme]);

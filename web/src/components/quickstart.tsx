@@ -70,7 +70,7 @@ export function Quickstart() {
       {(Object.keys(all) as Language[]).map((l) => (
         <div key={l} class="example">
           <h3 id={`example-${l}`}>{all[l].label}</h3>
-          <pre aria-labelledby={`example-${l}`}>
+          <pre>
             <code data-example={l}>{all[l].code}</code>
           </pre>
           <CopyButton
