@@ -342,8 +342,9 @@ describe('accessibility', () => {
     const { page, close } = await newPage();
     await signUp(page);
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
-    // The key's and the deletion's dialogs are mounted too, closed: the one opened must not borrow a title.
-    expect(await page.locator('dialog').count()).toBe(3);
+    // The key's, the saved designs' and the deletion's dialogs are mounted too, closed: the one opened must
+    // not borrow a title.
+    expect(await page.locator('dialog').count()).toBe(4);
     await page.getByRole('button', { name: 'Sign out everywhere' }).click();
     await page.getByRole('dialog', { name: 'Sign out everywhere?' }).waitFor();
     expect(await announcedDialogs(page)).toEqual([
@@ -421,7 +422,7 @@ describe('pricing and checkout (test mode on loopback)', () => {
     expect(pack).not.toBeNull();
     await page.getByRole('link', { name: 'Go to your dashboard' }).click();
     await page.getByText('Your Studio pack is active until').waitFor();
-    await page.getByText(`${pack!.remaining} AI credits`).waitFor();
+    await page.getByText(`${pack!.remaining} AI credits`, { exact: true }).waitFor();
     await close();
   });
 });
