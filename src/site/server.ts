@@ -19,7 +19,7 @@ import type { RequestAuth } from '../http/auth.js';
 import { opsRoutes } from '../http/ops-routes.js';
 import { configureLogs } from '../observe/log.js';
 import type { Route } from '../http/router.js';
-import { HSTS } from '../http/response.js';
+import { HSTS } from '../http/answer-headers.js';
 import { startHttp } from '../http/server.js';
 import type { LoadedUws } from '../http/uws.js';
 import { connectRedis } from '../redis.js';
