@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { Field } from '../components/field.js';
-import { DEFAULTS, type Design, fieldSchema } from './design.js';
+import { DEFAULTS, type Design, fieldSchema, type Pace } from './design.js';
+import { colourDefault, EYES, hintOf, labelOf } from './labels.js';
 
 /** The value at a dotted path (`centerText.color`, `finderEyes.1.rotation`). */
 export function valueAt(design: Design, path: string): unknown {
@@ -38,19 +39,23 @@ export function withValue(design: Design, path: string, value: unknown): Design 
 
 export interface FieldProps {
   design: Design;
-  onChange: (d: Design) => void;
+  onChange: (d: Design, pace: Pace) => void;
   problems: Map<string, string>;
 }
 
+/** A control of one field; its label is the page's (labels.ts) unless given. */
+type Control = FieldProps & { path: string; label?: string };
+
 const idOf = (path: string) => `f-${path.replace(/\./g, '-')}`;
 
-/** The schema's description, as the hint under a control. */
-const hintOf = (path: string) => fieldSchema(path).description;
-
-/** A hex colour: the browser's picker for #RRGGBB beside a text box that also takes #RGB and #RRGGBBAA. */
-export function ColourField({ path, label, design, onChange, problems }: FieldProps & { path: string; label: string }) {
+/**
+ * A hex colour: the browser's picker for #RRGGBB beside a text box that also takes #RGB and #RRGGBBAA.
+ * Empty, the box says what the colour then is in this design (the code colour it follows, say).
+ */
+export function ColourField({ path, label = labelOf(path), design, onChange, problems }: Control) {
   const value = valueAt(design, path) as string | undefined;
-  const fallback = (DEFAULTS[path] as string | undefined) ?? '#000000';
+  const standIn = colourDefault(design, path);
+  const fallback = standIn.colour;
   const shown = value ?? '';
   const sixDigit = /^#[0-9a-f]{6}$/i.test(shown)
     ? shown
@@ -68,15 +73,15 @@ export function ColourField({ path, label, design, onChange, problems }: FieldPr
             type="color"
             aria-label={`${label}: colour picker`}
             value={sixDigit}
-            onInput={(e) => onChange(withValue(design, path, e.currentTarget.value.toUpperCase()))}
+            onInput={(e) => onChange(withValue(design, path, e.currentTarget.value.toUpperCase()), 'typing')}
           />
           <input
             {...a}
             type="text"
-            placeholder={value === undefined ? `default ${fallback}` : undefined}
+            placeholder={value === undefined ? standIn.words : undefined}
             value={shown}
             spellcheck={false}
-            onInput={(e) => onChange(withValue(design, path, e.currentTarget.value.trim() || undefined))}
+            onInput={(e) => onChange(withValue(design, path, e.currentTarget.value.trim() || undefined), 'typing')}
           />
         </div>
       )}
@@ -91,17 +96,18 @@ export function ColourField({ path, label, design, onChange, problems }: FieldPr
  */
 export function SchemaField({
   path,
-  label,
+  label = labelOf(path),
   design,
   onChange,
   problems,
   multiline,
-}: FieldProps & { path: string; label: string; multiline?: boolean }) {
+}: Control & { multiline?: boolean }) {
   const schema = fieldSchema(path);
   const value = valueAt(design, path);
   const fallback = DEFAULTS[path];
   const id = idOf(path);
-  const set = (v: unknown) => onChange(withValue(design, path, v));
+  const hint = hintOf(path);
+  const set = (v: unknown, pace: Pace = 'now') => onChange(withValue(design, path, v), pace);
   if (schema.type === 'boolean')
     return (
       <div class="field">
@@ -116,12 +122,12 @@ export function SchemaField({
           <span>{label}</span>
         </label>
         <p class="hint" id={`${id}-hint`}>
-          {schema.description}
+          {hint}
         </p>
       </div>
     );
   return (
-    <Field id={id} label={label} hint={schema.description} error={problems.get(path)}>
+    <Field id={id} label={label} hint={hint} error={problems.get(path)}>
       {(a) => {
         if (schema.enum !== undefined)
           return (
@@ -146,7 +152,7 @@ export function SchemaField({
         if (schema.type === 'number' || schema.type === 'integer') {
           const n = (value ?? fallback) as number | undefined;
           const step = schema.type === 'integer' ? 1 : (schema.maximum ?? 1) - (schema.minimum ?? 0) <= 2 ? 0.01 : 1;
-          const setNumber = (raw: string) => set(raw === '' ? undefined : Number(raw));
+          const setNumber = (raw: string) => set(raw === '' ? undefined : Number(raw), 'typing');
           return (
             <div class="row">
               {schema.minimum !== undefined && schema.maximum !== undefined && (
@@ -166,7 +172,9 @@ export function SchemaField({
                 min={schema.minimum}
                 max={schema.maximum}
                 step={step}
-                placeholder={n === undefined ? 'default' : undefined}
+                placeholder={
+                  value === undefined ? (fallback === undefined ? 'Default' : `Default ${fallback}`) : undefined
+                }
                 value={value === undefined ? '' : String(value)}
                 onInput={(e) => setNumber(e.currentTarget.value)}
               />
@@ -175,9 +183,9 @@ export function SchemaField({
         }
         const text = (value as string | undefined) ?? '';
         return multiline ? (
-          <textarea {...a} value={text} onInput={(e) => set(e.currentTarget.value || undefined)} />
+          <textarea {...a} value={text} onInput={(e) => set(e.currentTarget.value || undefined, 'typing')} />
         ) : (
-          <input {...a} type="text" value={text} onInput={(e) => set(e.currentTarget.value || undefined)} />
+          <input {...a} type="text" value={text} onInput={(e) => set(e.currentTarget.value || undefined, 'typing')} />
         );
       }}
     </Field>
@@ -185,7 +193,12 @@ export function SchemaField({
 }
 
 /** A shape (or frame) chosen by its picture, drawn by the engine: a radio group, arrow keys move the choice. */
-export function Picker({ field, label, design, onChange }: FieldProps & { field: string; label: string }) {
+export function Picker({
+  field,
+  label = labelOf(field),
+  design,
+  onChange,
+}: FieldProps & { field: string; label?: string }) {
   const schema = fieldSchema(field);
   const current = (design[field] ?? DEFAULTS[field]) as string;
   return (
@@ -199,7 +212,7 @@ export function Picker({ field, label, design, onChange }: FieldProps & { field:
               name={field}
               value={name}
               checked={current === name}
-              onChange={() => onChange(withValue(design, field, name === DEFAULTS[field] ? undefined : name))}
+              onChange={() => onChange(withValue(design, field, name === DEFAULTS[field] ? undefined : name), 'now')}
             />
             <img
               src={`/api/studio/shapes/${field}/${name}`}
@@ -218,13 +231,7 @@ export function Picker({ field, label, design, onChange }: FieldProps & { field:
 }
 
 /** A two-to-eight-stop gradient of one design field; off means the plain colour applies. */
-export function GradientField({
-  path,
-  label,
-  design,
-  onChange,
-  problems,
-}: FieldProps & { path: string; label: string }) {
+export function GradientField({ path, label = labelOf(path), design, onChange, problems }: Control) {
   const g = valueAt(design, path) as
     | { type: string; rotation?: number; stops: { offset: number; color: string }[] }
     | undefined;
@@ -245,6 +252,7 @@ export function GradientField({
             }
           : undefined,
       ),
+      'now',
     );
   return (
     <fieldset>
@@ -256,21 +264,14 @@ export function GradientField({
       {g && (
         <>
           <div class="row">
-            <SchemaField path={`${path}.type`} label="Kind" design={design} onChange={onChange} problems={problems} />
-            <SchemaField
-              path={`${path}.rotation`}
-              label="Direction (degrees)"
-              design={design}
-              onChange={onChange}
-              problems={problems}
-            />
+            <SchemaField path={`${path}.type`} design={design} onChange={onChange} problems={problems} />
+            <SchemaField path={`${path}.rotation`} design={design} onChange={onChange} problems={problems} />
           </div>
           <div class="row">
             {g.stops.map((_, i) => (
               <ColourField
                 key={i}
                 path={`${path}.stops.${i}.color`}
-                label={i === 0 ? 'From colour' : 'To colour'}
                 design={design}
                 onChange={onChange}
                 problems={problems}
@@ -283,8 +284,6 @@ export function GradientField({
   );
 }
 
-const EYES = ['Top-left eye', 'Top-right eye', 'Bottom-left eye'];
-
 /** Per-eye overrides: each eye's colours, rotation and mirror. */
 export function EyesField(props: FieldProps) {
   return (
@@ -293,10 +292,10 @@ export function EyesField(props: FieldProps) {
         <fieldset key={name}>
           <legend>{name}</legend>
           <div class="row">
-            <ColourField {...props} path={`finderEyes.${i}.outerColor`} label="Ring colour" />
-            <ColourField {...props} path={`finderEyes.${i}.innerColor`} label="Centre colour" />
-            <SchemaField {...props} path={`finderEyes.${i}.rotation`} label="Rotation" />
-            <SchemaField {...props} path={`finderEyes.${i}.flip`} label="Mirror" />
+            <ColourField {...props} path={`finderEyes.${i}.outerColor`} />
+            <ColourField {...props} path={`finderEyes.${i}.innerColor`} />
+            <SchemaField {...props} path={`finderEyes.${i}.rotation`} />
+            <SchemaField {...props} path={`finderEyes.${i}.flip`} />
           </div>
         </fieldset>
       ))}
@@ -331,7 +330,7 @@ async function pictureOf(file: File): Promise<string> {
 }
 
 /** An uploaded picture (logo or background), sent inline as base64. */
-export function ImageField({ path, label, design, onChange, problems }: FieldProps & { path: string; label: string }) {
+export function ImageField({ path, label = labelOf(path), design, onChange, problems }: Control) {
   const [error, setError] = useState<string>();
   const [name, setName] = useState<string>();
   const value = design[path] as string | undefined;
@@ -341,10 +340,10 @@ export function ImageField({ path, label, design, onChange, problems }: FieldPro
     if (file === undefined) return;
     setError(undefined);
     try {
-      onChange(withValue(design, path, await pictureOf(file)));
+      onChange(withValue(design, path, await pictureOf(file)), 'now');
       setName(file.name);
-    } catch (e) {
-      setError(`That picture could not be read: ${(e as Error).message}`);
+    } catch {
+      setError('That picture could not be read: choose a PNG, JPG, GIF, BMP or WebP file.');
     }
   };
   return (
@@ -376,7 +375,7 @@ export function ImageField({ path, label, design, onChange, problems }: FieldPro
                 type="button"
                 class="secondary"
                 onClick={() => {
-                  onChange(withValue(design, path, undefined));
+                  onChange(withValue(design, path, undefined), 'now');
                   setName(undefined);
                 }}
               >
