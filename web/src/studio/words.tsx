@@ -151,14 +151,10 @@ export function refusalWords(f: ApiFailure): { sentence: string; details: string
     return { sentence: `This design cannot be made to scan${why}.${where}`, details };
   }
   if (f.code === 'rate_limited')
-    return {
-      sentence: 'The Studio has made as many previews as it may for now; wait a moment and change the design again.',
-      details,
-    };
-  if (f.code === 'SERVER_BUSY')
-    return { sentence: 'The service is busy right now; change the design again in a moment.', details };
+    return { sentence: 'Too many requests from this address for now: wait a moment, then try again.', details };
+  if (f.code === 'SERVER_BUSY') return { sentence: 'The service is busy right now: try again in a moment.', details };
   if (f.code === 'offline')
-    return { sentence: 'The site could not be reached: check the connection, then change the design again.', details };
+    return { sentence: 'The site could not be reached: check the connection, then try again.', details };
   const text = inPageWords(raw);
   return { sentence: /[.!?]$/.test(text) ? text : `${text}.`, details };
 }
