@@ -5,16 +5,9 @@ import { AiBox } from '../studio/ai.js';
 import { type ContentState, ContentPanel } from '../studio/content.js';
 import { adoptDesign, type Design, designProblems, type Pace, START_DESIGN } from '../studio/design.js';
 import { Export } from '../studio/export.js';
-import {
-  ColourField,
-  EyesField,
-  type FieldProps,
-  GradientField,
-  ImageField,
-  Picker,
-  SchemaField,
-} from '../studio/fields.js';
+import { ColourField, EyesField, type FieldProps, GradientField, Picker, SchemaField } from '../studio/fields.js';
 import { fieldName, inPageWords } from '../studio/labels.js';
+import { ImageField } from '../studio/image-field.js';
 import { Preview, PreviewDock } from '../studio/preview.js';
 import { PrintCheck } from '../studio/print-check.js';
 import { TemplateGallery } from '../studio/templates.js';
