@@ -72,7 +72,7 @@ export function PreviewDock({ state, blocked }: { state: PreviewState; blocked: 
               ? 'May not scan'
               : 'Does not scan';
   return (
-    <aside class="preview-dock" hidden={!away} aria-label="Preview while editing" data-testid="preview-dock">
+    <section class="preview-dock" hidden={!away} aria-label="Preview while editing" data-testid="preview-dock">
       {rendered && (
         <img
           src={`data:${rendered.contentType};base64,${rendered.qrBase64}`}
@@ -87,6 +87,6 @@ export function PreviewDock({ state, blocked }: { state: PreviewState; blocked: 
         <br />
         <a href="#preview">Checks and downloads</a>
       </p>
-    </aside>
+    </section>
   );
 }
