@@ -4,7 +4,9 @@
  * the page, gives them a test pack and a key, makes a few API calls so the dashboard has something to
  * show, and photographs every page in headless Chromium.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { startRoles } from '../src/roles.js';
@@ -13,9 +15,31 @@ import { launchChromium } from './chromium.js';
 const OUT = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 const CONTENT = 'https://tea.example.com/menu';
 
+/** The address-confirmation link the site wrote to its outbox folder (quoted-printable undone), once it is there. */
+async function verifyLink(outbox: string): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    for (const name of readdirSync(outbox).filter((f) => f.startsWith('verify-'))) {
+      const text = readFileSync(join(outbox, name), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+      const link = /https?:\/\/\S+\/verify-email#token=[\w-]{43}/.exec(text)?.[0];
+      if (link) return link;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('no confirmation link in the outbox');
+}
+
 async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
-  const config = loadConfig({ ...process.env, PORT: '0', SITE_PORT: '0', QR_DATA_DIR: 'memory://' });
+  const outbox = mkdtempSync(join(tmpdir(), 'qrfarm-screenshots-'));
+  const config = loadConfig({
+    ...process.env,
+    PORT: '0',
+    SITE_PORT: '0',
+    QR_DATA_DIR: 'memory://',
+    QR_OUTBOX_DIR: outbox,
+  });
   const roles = await startRoles(config, () => {});
   const site = roles.site!;
   const origin = `http://127.0.0.1:${site.port}`;
@@ -42,6 +66,11 @@ async function main(): Promise<void> {
     await shoot('signup');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL('**/dashboard');
+    // The account becomes a customer once its address is confirmed, from the link in the mail.
+    const link = new URL(await verifyLink(outbox));
+    await page.goto(link.pathname + link.hash);
+    await page.getByText('is confirmed').waitFor();
+    await page.goto('/dashboard');
     const customer = (await site.accounts.customerByEmail('ada@example.com'))!;
     await site.accounts.grantPack({ customerId: customer.id, credits: 100 });
     await page.reload();
@@ -62,14 +91,30 @@ async function main(): Promise<void> {
     await page.goto('/studio');
     await page.locator('#content').fill(CONTENT);
     await page.getByLabel('Category').selectOption('restaurant');
-    await page.getByRole('button', { name: 'Bistro Chalk' }).click();
+    await page.getByRole('option', { name: 'Bistro Chalk' }).click();
     await page.getByText('Scans: the file was decoded').waitFor();
     await shoot('studio');
 
+    // A design left as drawn that does not verify: the download asks first.
+    await page.locator('summary', { hasText: /^Size, format and scanning$/ }).click();
+    await page.getByLabel('Fix problems automatically').uncheck();
+    await page.locator('#f-primaryColor').fill('#777777');
+    await page.locator('#f-backgroundColor').fill('#8A8A8A');
+    await page.getByTestId('verification').getByText('May not scan').waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.locator('.preview-pane').evaluate((pane) => pane.scrollTo(0, 0));
+    await page.getByRole('button', { name: 'Download PNG' }).click();
+    await page.getByRole('dialog').waitFor();
+    await shoot('studio-unverified');
+
+    // On a phone, editing a colour half-way down the page, the preview docked below it.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await page.locator('#content').fill(CONTENT);
     await page.getByText('Scans: the file was decoded').waitFor();
+    await page.locator('#f-primaryColor').scrollIntoViewIfNeeded();
+    await page.locator('#f-primaryColor').fill('#1B4332');
+    await page.locator('#preview .preview-box[aria-busy="false"]').waitFor();
     await shoot('studio-phone');
 
     await page.setViewportSize({ width: 1280, height: 1000 });
@@ -78,6 +123,7 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await roles.close();
+    rmSync(outbox, { recursive: true, force: true });
   }
 }
 
