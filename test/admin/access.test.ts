@@ -7,13 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  type AdminAccess,
-  ENGINE_ADMIN,
-  openAdminAccess,
-  readAdminToken,
-  SITE_ADMIN,
-} from '../../src/admin/access.js';
+import { type AdminAccess, ENGINE_ADMIN, openAdminAccess, readAdminToken, SITE_ADMIN } from '../../src/admin/access.js';
 import { isApiError } from '../../src/errors.js';
 
 const dirs: string[] = [];
@@ -76,7 +70,13 @@ describe('openAdminAccess', () => {
     const dir = dataDir();
     const access = openAdminAccess(dir, 0);
     const good = `Bearer ${readAdminToken(dir)}`;
-    for (const address of ['127.0.0.1', '127.9.8.7', '::1', '0000:0000:0000:0000:0000:0000:0000:0001', '::ffff:127.0.0.1'])
+    for (const address of [
+      '127.0.0.1',
+      '127.9.8.7',
+      '::1',
+      '0000:0000:0000:0000:0000:0000:0000:0001',
+      '::ffff:127.0.0.1',
+    ])
       expect(verdict(access, address, good), address).toBe('admitted');
     for (const address of ['10.0.0.1', '192.168.1.2', '::2', '::ffff:10.0.0.1', '2001:db8::1', '', 'localhost'])
       for (const authorization of [good, 'Bearer wrong', undefined])

@@ -76,7 +76,10 @@ describe('the commands', () => {
     });
     expect(await accounts.verifyKey(key.key as string)).toEqual({ customerId: id, keyId: key.id });
     const list = await run('key list', { customer: id });
-    expect(list).toEqual({ customerId: id, keys: [expect.objectContaining({ id: key.id, name: 'ops', revokedAt: null })] });
+    expect(list).toEqual({
+      customerId: id,
+      keys: [expect.objectContaining({ id: key.id, name: 'ops', revokedAt: null })],
+    });
     expect(JSON.stringify(list)).not.toContain((key.key as string).slice(12));
     const credits = await run('credits', { customer: id });
     expect(credits).toMatchObject({ customerId: id, available: 7, reserved: 0 });
@@ -88,7 +91,11 @@ describe('the commands', () => {
       revokedAt: expect.any(Date),
     });
     expect(await accounts.verifyKey(key.key as string)).toBeNull();
-    expect(await run('pack refund', { id: pack.id })).toMatchObject({ id: pack.id, remaining: 0, refundedAt: expect.any(Date) });
+    expect(await run('pack refund', { id: pack.id })).toMatchObject({
+      id: pack.id,
+      remaining: 0,
+      refundedAt: expect.any(Date),
+    });
     expect((await accounts.balance(id)).available).toBe(0);
   });
 
@@ -175,7 +182,11 @@ describe('answerAdmin', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const answer = (path: string, body: string | Uint8Array, o: { method?: string; authorization?: string; remoteAddress?: string } = {}) =>
+  const answer = (
+    path: string,
+    body: string | Uint8Array,
+    o: { method?: string; authorization?: string; remoteAddress?: string } = {},
+  ) =>
     answerAdmin(
       {
         method: o.method ?? 'POST',
@@ -215,7 +226,11 @@ describe('answerAdmin', () => {
   });
 
   it('then the route, the method, the size and the JSON, each with its own answer', async () => {
-    expect(await outcome(answer('/admin/customer/delete', '{}'))).toEqual({ status: 404, code: 'NOT_FOUND', headers: {} });
+    expect(await outcome(answer('/admin/customer/delete', '{}'))).toEqual({
+      status: 404,
+      code: 'NOT_FOUND',
+      headers: {},
+    });
     expect(await outcome(answer('/admin/credits', '', { method: 'GET' }))).toEqual({
       status: 405,
       code: 'METHOD_NOT_ALLOWED',
@@ -223,7 +238,9 @@ describe('answerAdmin', () => {
     });
     const big = JSON.stringify({ email: `${'a'.repeat(ADMIN_MAX_BODY_BYTES)}@example.com` });
     expect((await outcome(answer('/admin/customer/create', big))).code).toBe('PAYLOAD_TOO_LARGE');
-    expect((await outcome(answer('/admin/customer/create', big.slice(0, ADMIN_MAX_BODY_BYTES)))).code).toBe('invalid_body');
+    expect((await outcome(answer('/admin/customer/create', big.slice(0, ADMIN_MAX_BODY_BYTES)))).code).toBe(
+      'invalid_body',
+    );
     for (const body of ['{"email":', '', new Uint8Array([0x7b, 0xff, 0x7d])])
       expect(await outcome(answer('/admin/customer/create', body)), String(body)).toEqual({
         status: 400,
@@ -234,7 +251,10 @@ describe('answerAdmin', () => {
 
   it('an unexpected failure is a 500 INTERNAL_ERROR whose answer says nothing of it, and is logged', async () => {
     const a = await answer('/admin/explode', '{}');
-    expect({ status: a.status, code: (a.body as { code: string }).code }).toEqual({ status: 500, code: 'INTERNAL_ERROR' });
+    expect({ status: a.status, code: (a.body as { code: string }).code }).toEqual({
+      status: 500,
+      code: 'INTERNAL_ERROR',
+    });
     expect(JSON.stringify(a.body)).not.toContain('fire');
     expect(logged).toEqual(['admin /admin/explode failed:']);
   });
