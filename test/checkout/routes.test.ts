@@ -115,7 +115,7 @@ describe('POST /api/checkout', () => {
     const b = await signedIn();
     const { cookie } = b.headers;
     for (const token of [undefined, '', 'x'.repeat(43)]) {
-      const headers = token === undefined ? { cookie } : { cookie, 'x-csrf-token': token };
+      const headers: Record<string, string> = token === undefined ? { cookie } : { cookie, 'x-csrf-token': token };
       expect(refused(await buy(headers))).toEqual({
         status: 403,
         success: false,

@@ -117,7 +117,7 @@ describe('begin', () => {
     stripe.failNext(2);
     const start = await provider().begin(order(), offer);
     expect(stripe.sessions.length).toBe(before + 1);
-    expect(start.checkoutSessionId).toBe(stripe.sessions.at(-1)!.id);
+    expect(start).toEqual({ checkoutUrl: stripe.sessions.at(-1)!.url, checkoutSessionId: stripe.sessions.at(-1)!.id });
   });
 
   it('when Stripe keeps failing: 503 checkout_unavailable, Retry-After, and nothing of Stripe’s message', async () => {
