@@ -1,3 +1,4 @@
+import { logWarn } from '../observe/log.js';
 import { ApiError } from '../errors.js';
 import { getProvider, type ProviderId, type Wire } from './providers.js';
 import { redact } from './redact.js';
@@ -72,7 +73,7 @@ export async function runChain(
   const perAttemptMs = options.perAttemptMs ?? DEFAULT_AI_SETTINGS.perAttemptMs;
   const totalMs = options.totalMs ?? DEFAULT_AI_SETTINGS.totalMs;
   const secrets = attempts.map((a) => a.apiKey);
-  const log = options.log ?? ((line: string) => console.warn(line));
+  const log = options.log ?? logWarn;
   const caller = options.signal;
 
   if (attempts.length === 0) throw new ApiError('AI_GENERATION_FAILED', { message: 'No AI provider is configured.' });
