@@ -30,8 +30,11 @@ it('the engine and the site, an outage of Redis and requests: JSON lines only, o
   const text = { stdout: '', stderr: '' };
   child.stdout.on('data', (d: Buffer) => (text.stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (text.stderr += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const lines = () => [...text.stdout.split('\n'), ...text.stderr.split('\n')].filter((l) => l !== '');
+  // 'close': every process holding the pipes (the site's too) has ended and all they wrote is read.
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  // Whole lines only: a chunk may end inside one. After the exit, what is left must be nothing.
+  const whole = (t: string) => t.slice(0, t.lastIndexOf('\n') + 1).split('\n');
+  const lines = () => [...whole(text.stdout), ...whole(text.stderr)].filter((l) => l !== '');
   const parsed = () => lines().map((l) => JSON.parse(l) as Record<string, unknown>);
   const seen = (test: (l: Record<string, unknown>) => boolean) =>
     new Promise<void>((resolve, reject) => {
@@ -63,6 +66,8 @@ it('the engine and the site, an outage of Redis and requests: JSON lines only, o
     child.kill('SIGTERM');
     await exited;
   }
+  expect(text.stdout.endsWith('\n') || text.stdout === '').toBe(true);
+  expect(text.stderr.endsWith('\n') || text.stderr === '').toBe(true);
   const all = parsed();
   expect(all.length).toBe(lines().length);
   expect(all.every((l) => typeof l.time === 'string' && typeof l.level === 'number' && typeof l.msg === 'string')).toBe(
