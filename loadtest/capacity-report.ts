@@ -108,7 +108,7 @@ export function chart(classes: readonly ClassMeasure[]): string {
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
     '<rect width="100%" height="100%" fill="#fff"/>',
-    `<text x="${left}" y="16" font-weight="bold">Requests a second one core sustains (log scale)</text>`,
+    `<text x="10" y="16" font-weight="bold">Requests a second one core sustains (log scale; grey: p99 over the target at every step)</text>`,
     ...ticks.map(
       (t) =>
         `<line x1="${fixed(x(t), 1)}" y1="${top - 4}" x2="${fixed(x(t), 1)}" y2="${height - 24}" stroke="#ddd"/>` +
