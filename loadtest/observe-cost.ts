@@ -9,14 +9,16 @@
  * req/s, p50, p99 and CPU time per answered request (its process's, from /proc: steadier than the rate on a
  * busy machine; and its main thread's alone, where a log line and the metrics are made, the render worker
  * threads apart) per round and in total, the median of the rounds' CPU ratios, and the load average.
- * Loopback only.
+ * A closed loop's CPU per request moves with its rate (fewer requests a wake-up when the rate drops), so
+ * LOADTEST_RATE=<req/s> offers that rate instead (an open model, as mix.ts's openLoad) to both engines:
+ * the same work asked of each, their CPU per request compared at equal rates. Loopback only.
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { median, STANDARD_PREFIX } from '../bench/cases.js';
 import { type Engine, startEngine, THIS_MAIN } from './engine.js';
-import { type MixRequest, peakRate, type Tally } from './mix.js';
+import { type MixRequest, openLoad, peakRate, type Tally } from './mix.js';
 
 const SECONDS = Number(process.env.LOADTEST_SECONDS ?? 10);
 const ROUNDS = Number(process.env.LOADTEST_ROUNDS ?? 4);
@@ -24,6 +26,7 @@ const CONNECTIONS = 32;
 const baseline = process.env.LOADTEST_BASELINE;
 /** This build's QR_LOG_FORMAT: `json`, or `text` to measure the metrics alone beside a baseline. */
 const LOG_FORMAT = process.env.LOADTEST_LOG_FORMAT ?? 'json';
+const RATE = process.env.LOADTEST_RATE === undefined ? undefined : Number(process.env.LOADTEST_RATE);
 
 let id = 0;
 const plain = (): MixRequest => ({
@@ -82,7 +85,10 @@ try {
       const pid = e.engine.process.pid!;
       const cpuBefore = cpuMs(pid);
       const mainBefore = cpuMs(pid, pid);
-      const tally = await peakRate(e.engine.url, plain, SECONDS, CONNECTIONS);
+      const tally =
+        RATE === undefined
+          ? await peakRate(e.engine.url, plain, SECONDS, CONNECTIONS)
+          : await openLoad(e.engine.url, plain, RATE, SECONDS);
       const cpu = cpuMs(pid) - cpuBefore;
       const mainCpu = cpuMs(pid, pid) - mainBefore;
       e.cpu += cpu;

@@ -30,7 +30,7 @@ export interface ChainOptions {
    * accounts are short of) is for the log only.
    */
   managed?: boolean;
-  /** Where fallbacks are reported; lines are already redacted. Default console.warn. */
+  /** Where fallbacks are reported; lines are already redacted. Default the log's warning (observe/log.ts). */
   log?: (line: string) => void;
 }
 

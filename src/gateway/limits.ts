@@ -29,7 +29,7 @@ export interface WindowLimiterOptions<C extends string> {
   redis?: Redis;
   /** Prefix of the Redis keys (and of the in-process ones): `<prefix><class>:<key>`. */
   keyPrefix?: string;
-  /** Where an outage of Redis is reported (once) and its end. Default console.warn. */
+  /** Where an outage of Redis is reported (once) and its end. Default the log's warning (observe/log.ts). */
   log?: (line: string) => void;
 }
 
