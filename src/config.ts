@@ -3,6 +3,7 @@ import { isAbsolute, join } from 'node:path';
 import { MODEL_ID } from './ai/attempts.js';
 import { getProvider, isProviderId, PROVIDER_IDS } from './ai/providers.js';
 import { DEFAULT_AI_SETTINGS, type AiSettings, type ChainStep } from './ai/settings.js';
+import { parseTrustedProxies } from './http/client-address.js';
 import { isMemoryDataDir } from './store/data-dir.js';
 import { assertSchemaName } from './store/db.js';
 
@@ -42,6 +43,11 @@ export interface Config {
    * minute; past them the address is refused 429 before any lookup until the minute ends.
    */
   credentialFailureLimit: number;
+  /**
+   * QR_TRUSTED_PROXIES: the load balancers (addresses, CIDR blocks) whose X-Forwarded-For names the client
+   * (src/http/client-address.ts); empty, the socket's peer is the client.
+   */
+  trustedProxies: string[];
   workers: number;
   /** Renders waiting for a worker before new ones get SERVER_BUSY. */
   maxQueue: number;
@@ -232,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ai: int(env, 'QR_LIMIT_AI', DEFAULT_RATE_LIMITS.ai, 1),
     },
     credentialFailureLimit: int(env, 'QR_LIMIT_AUTH_FAILURES', 20, 1),
+    trustedProxies: parseTrustedProxies(env.QR_TRUSTED_PROXIES),
     workers,
     maxQueue: int(env, 'QR_MAX_QUEUE', workers * 16),
     queueWaitMs: int(env, 'QR_QUEUE_WAIT_MS', 5_000, 1),

@@ -24,7 +24,7 @@ import { connectRedis } from './redis.js';
 import { InProcessReplayMemory, RedisReplayMemory, type ReplayMemory } from './relay/replay.js';
 import { RenderCache } from './render/cache.js';
 import { RenderPool } from './render/pool.js';
-import { configureLogs } from './observe/log.js';
+import { configureLogs, logInfo } from './observe/log.js';
 import { watchPool } from './observe/metrics.js';
 import type { Service } from './service.js';
 import { type AdminAccess, ENGINE_ADMIN, openAdminAccess } from './admin/access.js';
@@ -99,7 +99,7 @@ export interface ServiceOptions {
  */
 export async function startService(
   config: Config,
-  log: (msg: string) => void = console.log,
+  log: (msg: string) => void = logInfo,
   options: ServiceOptions = {},
 ): Promise<RunningService> {
   if (config.proxySecret === undefined && !isLoopback(config.host)) {

@@ -1,3 +1,4 @@
+import { logError } from '../observe/log.js';
 import type { Fulfilment, Orders } from '../accounts/index.js';
 import { ApiError } from '../errors.js';
 import { businessBodyViolation } from '../schema/business-body.js';
@@ -94,7 +95,7 @@ export class Checkout {
         const done = await this.orders.paymentSucceeded(event);
         if (done.outcome === 'granted') this.onPaid();
         if (done.outcome === 'amount_mismatch')
-          console.error(
+          logError(
             `Order ${done.order.id} NOT fulfilled: paid ${done.paid.amount} ${done.paid.currency} for a price of ${done.order.price} ${done.order.currency}; closed as failed, no pack granted.`,
           );
         return done;

@@ -1,3 +1,4 @@
+import { logWarn } from '../observe/log.js';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { DEFAULT_RATE_LIMITS, type LimitClass } from '../config.js';
@@ -28,7 +29,7 @@ export interface WindowLimiterOptions<C extends string> {
   redis?: Redis;
   /** Prefix of the Redis keys (and of the in-process ones): `<prefix><class>:<key>`. */
   keyPrefix?: string;
-  /** Where an outage of Redis is reported (once) and its end. Default console.warn. */
+  /** Where an outage of Redis is reported (once) and its end. Default the log's warning (observe/log.ts). */
   log?: (line: string) => void;
 }
 
@@ -79,7 +80,7 @@ export class WindowLimiter<C extends string> {
     };
     const names = Object.keys(limits) as C[];
     this.classes = Object.fromEntries(names.map((c) => [c, limiterOf(c)])) as Record<C, ClassLimiter>;
-    this.fallback = new RedisFallback('rate limits', options.log ?? ((line) => console.warn(line)));
+    this.fallback = new RedisFallback('rate limits', options.log ?? logWarn);
   }
 
   /** Counts one request of `key` in `limitClass` and says whether it is within the limit. */

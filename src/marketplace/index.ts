@@ -1,3 +1,4 @@
+import { logWarn } from '../observe/log.js';
 import type { Config } from '../config.js';
 import type { Route } from '../http/router.js';
 import { type Db, isMemoryDataDir, MARKETPLACE_PGLITE, openStore } from '../store/index.js';
@@ -57,7 +58,7 @@ export interface MarketplaceOptions {
  */
 export async function openMarketplace(config: Config, options: MarketplaceOptions = {}): Promise<Marketplace> {
   const { databaseUrl, dataDir, schema } = config.store;
-  const log = options.log ?? ((m: string) => console.warn(m));
+  const log = options.log ?? logWarn;
   const db: Db = await openStore({ databaseUrl, dataDir, schema, pglite: MARKETPLACE_PGLITE, role: 'engine' });
   const managedAi = new ManagedAiMeter(db, PLANS, config.marketplace, { log, ...options.managedAi });
   const { usageFlushMs } = config.marketplace;

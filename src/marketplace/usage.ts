@@ -1,3 +1,4 @@
+import { logWarn } from '../observe/log.js';
 import type { RequestContext, Route } from '../http/router.js';
 import { isApiError } from '../errors.js';
 import { BatchedCounts } from '../store/batched-counts.js';
@@ -50,7 +51,7 @@ export class MarketplaceCallCounter {
     this.counts = new BatchedCounts({
       flushMs: options.flushMs,
       maxPending: options.maxPending ?? 10_000,
-      log: options.log ?? ((m) => console.warn(m)),
+      log: options.log ?? logWarn,
       what: 'usage counts',
       write: async (batch) => {
         await db.query(

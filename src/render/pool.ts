@@ -1,3 +1,4 @@
+import { logError } from '../observe/log.js';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
@@ -338,7 +339,7 @@ export class RenderPool {
         this.recycled++;
       }
     } catch (e) {
-      console.error('retiring a render worker failed:', (e as Error).message);
+      logError('retiring a render worker failed', e);
     } finally {
       this.retiring = undefined;
       this.admitWaiting();
@@ -378,6 +379,7 @@ export class RenderPool {
     }
     observeRender(task, signal?.aborted ? 'abandoned' : out, since(started));
     if (signal?.aborted) throw this.abandon(signal);
+    if (!out.ok && out.internalError !== undefined) logError('render failed', out.internalError);
     if (!out.ok)
       throw new ApiError(out.code, {
         message: out.message,
@@ -400,7 +402,7 @@ export class RenderPool {
       });
     }
     // A worker that died (out of memory, killed) has already been replaced by Piscina.
-    console.error('render worker failed:', (e as Error).message);
+    logError('render worker failed', e);
     return new ApiError('QR_GENERATION_FAILED', {
       message: 'The rendering worker failed; the request can be retried.',
     });

@@ -29,6 +29,7 @@ export async function serveRoutes(routes: Route[], settings: Partial<HttpSetting
       logRequests: false,
       unreadHeaders: new Set(),
       serves: 'site',
+      trustedProxies: [],
       ...settings,
     },
     routes,
