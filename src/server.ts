@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { aiRoutes } from './api/ai.js';
+import { batchRoutes } from './api/batch.js';
+import { openBatchJobs } from './batch/index.js';
 import { contentRoutes } from './api/content.js';
 import { docsRoutes } from './api/docs.js';
 import { generateRoutes } from './api/generate.js';
@@ -53,6 +55,7 @@ function routesOf(service: Service): Route[] {
     ...contentRoutes(),
     ...aiRoutes(service),
     ...templateRoutes(service),
+    ...batchRoutes(service),
   ];
   routes.push(...docsRoutes(service, () => routes));
   return service.marketplace.metered(routes);
@@ -109,7 +112,7 @@ export async function startService(
   }
   configureLogs(config.logFormat);
   const loaded = loadUws();
-  const pool = new RenderPool(config);
+  const pool = new RenderPool({ ...config, batchWorkerSharePercent: config.batch.workerSharePercent });
   const unwatch = watchPool(pool);
   let marketplace: Marketplace;
   try {
@@ -132,6 +135,7 @@ export async function startService(
   let redis: Redis | undefined;
   let http: HttpServer;
   try {
+    service.batch = await openBatchJobs(service, marketplace.store, config.store.schema, config.batch);
     redis =
       config.internalSecrets.length > 0 && config.redisUrl !== undefined
         ? await connectRedis(config.redisUrl)
@@ -157,6 +161,7 @@ export async function startService(
       admin.access = openAdminAccess(config.store.dataDir, http.port, ENGINE_ADMIN);
   } catch (e) {
     redis?.disconnect();
+    await service.batch?.close();
     unwatch();
     await pool.close();
     await marketplace.close();
@@ -179,6 +184,7 @@ export async function startService(
     port: http.port,
     close: async () => {
       http.close();
+      await service.batch?.close();
       unwatch();
       await pool.close();
       redis?.disconnect();
