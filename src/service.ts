@@ -1,4 +1,3 @@
-import type { BatchJobs } from './batch/index.js';
 import type { Config } from './config.js';
 import type { Marketplace } from './marketplace/index.js';
 import type { RenderCache } from './render/cache.js';
@@ -13,8 +12,6 @@ export interface Service {
   marketplace: Marketplace;
   startedAt: number;
   version: string;
-  /** Bulk jobs (src/batch), on the metering store. */
-  batch?: BatchJobs;
   /** Path of the native uWebSockets.js addon in use. */
   uwsBinary: string;
 }

@@ -11,6 +11,7 @@ import { zipOfJob } from './zip.js';
 
 export type { JobRow, JobStatus } from './jobs.js';
 export { parseBatch } from './parse.js';
+export { batchRoutes } from './routes.js';
 
 /** Bulk jobs on an engine: submitting, following, cancelling, and the result; and the engine's share of the work. */
 export interface BatchJobs {

@@ -6,7 +6,7 @@ import type { QueuedItem } from './queue.js';
 import { MANIFEST } from './zip.js';
 
 /** A file name in the ZIP: one path segment, printable, not hidden, at most 200 characters. */
-const FILENAME = /^(?!\.)[^/\\\x00-\x1f\x7f]{1,200}$/;
+const FILENAME = /^(?!\.)[^/\\\p{Cc}]{1,200}$/u;
 
 /** What a batch becomes: the items to render, and the rows refused before rendering, each with its reason. */
 export interface CheckedBatch {

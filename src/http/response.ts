@@ -313,6 +313,16 @@ export class Reply {
     if (!this.aborted) this.res.cork(() => this.res.end());
   }
 
+  /**
+   * Closes the connection of an `open` answer that cannot be finished (its source failed), so the client
+   * sees it cut short rather than ended as if whole.
+   */
+  cut(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.res.close();
+  }
+
   /** Resolves once uWS has sent what it buffered (true), or the client has gone (false). */
   private drained(): Promise<boolean> {
     return new Promise((resolve) => {

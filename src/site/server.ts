@@ -11,7 +11,8 @@ import { EdgeCache } from '../gateway/edge-cache.js';
 import { EngineClient } from '../gateway/engine-client.js';
 import { gatewayRoutes } from '../gateway/gateway.js';
 import { CredentialThrottle } from '../gateway/failure-throttle.js';
-import { CustomerLimiter } from '../gateway/limits.js';
+import { BatchItemLimiter, CustomerLimiter } from '../gateway/limits.js';
+import { gatewayBatchRoutes } from '../gateway/batch.js';
 import { addressKey } from './visitors.js';
 import { type AdminAccess, openAdminAccess } from '../admin/access.js';
 import { adminHttpRoutes, adminRoutes } from '../admin/routes.js';
@@ -152,6 +153,15 @@ export async function startSite(
   const apiRoutes: Route[] = [
     ...opsRoutes({ role: 'site', metricsToken: config.metricsToken, notReady: () => storeDown(db) }),
     ...gatewayRoutes(gateway),
+    ...gatewayBatchRoutes({
+      ...gateway,
+      batch: config.batch,
+      batchItems: new BatchItemLimiter(config.site.batchItemsPerDay, {
+        redis,
+        keyPrefix: `${config.redisKeyPrefix}limit:`,
+        log,
+      }),
+    }),
     ...(stripe === undefined ? [] : [stripeWebhookRoute(stripe, checkout)]),
   ];
   const web = webRoutes({ ...gateway, config, db, redis, checkout, clock: options.accounts?.clock, log }, apiRoutes);

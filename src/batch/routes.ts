@@ -1,10 +1,11 @@
-import type { BatchJobs, JobRow } from '../batch/index.js';
-import { parseBatch } from '../batch/index.js';
+import { isVisitor } from '../api/studio-preview.js';
 import { ApiError } from '../errors.js';
 import type { RequestContext, Route } from '../http/router.js';
 import { marketplaceCaller } from '../marketplace/index.js';
 import type { Service } from '../service.js';
-import { isVisitor } from './studio-preview.js';
+import type { BatchJobs } from './index.js';
+import type { JobRow } from './jobs.js';
+import { parseBatch } from './parse.js';
 
 /** How often the events stream looks at the job, and how often it says it is still there when nothing moved. */
 const EVENTS_POLL_MS = 500;
@@ -45,21 +46,19 @@ function describe(ctx: RequestContext, job: JobRow) {
   };
 }
 
-function batchesOf(service: Service): BatchJobs {
-  if (service.batch === undefined) throw new ApiError('NOT_FOUND', { message: 'Bulk jobs are not served here.' });
-  return service.batch;
-}
-
-async function ownJob(ctx: RequestContext, service: Service): Promise<{ job: JobRow; owner: string }> {
+async function ownJob(
+  ctx: RequestContext,
+  service: Service,
+  batches: BatchJobs,
+): Promise<{ job: JobRow; owner: string }> {
   const owner = ownerOf(ctx, service);
-  const job = await batchesOf(service).job(ctx.params.jobId!, owner);
+  const job = await batches.job(ctx.params.jobId!, owner);
   if (job === null) throw jobNotFound(ctx.params.jobId!);
   return { job, owner };
 }
 
 /** Server-Sent Events of a job's progress: one at once, one at each change, the last when it has finished. */
-async function streamEvents(ctx: RequestContext, service: Service, first: JobRow, owner: string): Promise<void> {
-  const batches = batchesOf(service);
+async function streamEvents(ctx: RequestContext, batches: BatchJobs, first: JobRow, owner: string): Promise<void> {
   const event = (job: JobRow) => `event: progress\ndata: ${JSON.stringify(describe(ctx, job))}\n\n`;
   const headers = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' };
   if (!(await ctx.reply.open(200, headers, event(first)))) return;
@@ -84,7 +83,7 @@ async function streamEvents(ctx: RequestContext, service: Service, first: JobRow
 }
 
 /** The bulk routes of the engine: a list or a CSV in, a ZIP of verified codes out (README, "Bulk jobs"). */
-export const batchRoutes = (service: Service): Route[] => [
+export const batchRoutes = (service: Service, batches: BatchJobs): Route[] => [
   {
     method: 'POST',
     path: '/api/qr/batch',
@@ -96,7 +95,6 @@ export const batchRoutes = (service: Service): Route[] => [
     },
     handler: async (ctx) => {
       const owner = ownerOf(ctx, service);
-      const batches = batchesOf(service);
       const raw = await ctx.body();
       const input = parseBatch(raw, ctx.headers['content-type'] ?? '', ctx.query, service.config.batch.maxItems);
       const giveBack = await service.marketplace.chargeItems(
@@ -128,7 +126,7 @@ export const batchRoutes = (service: Service): Route[] => [
     metering: 'own',
     doc: { summary: "A bulk job's status and progress (not counted as a call).", response: 'The job.' },
     handler: async (ctx) => {
-      const { job } = await ownJob(ctx, service);
+      const { job } = await ownJob(ctx, service, batches);
       ctx.reply.json(200, describe(ctx, job), { 'Cache-Control': 'no-store' });
     },
   },
@@ -139,7 +137,7 @@ export const batchRoutes = (service: Service): Route[] => [
     doc: { summary: 'Cancel a bulk job still queued or running.', response: 'The job, cancelled.' },
     handler: async (ctx) => {
       const owner = ownerOf(ctx, service);
-      const job = await batchesOf(service).cancel(ctx.params.jobId!, owner);
+      const job = await batches.cancel(ctx.params.jobId!, owner);
       if (job === null) throw jobNotFound(ctx.params.jobId!);
       ctx.reply.json(200, describe(ctx, job));
     },
@@ -154,8 +152,8 @@ export const batchRoutes = (service: Service): Route[] => [
       produces: ['text/event-stream'],
     },
     handler: async (ctx) => {
-      const { job, owner } = await ownJob(ctx, service);
-      await streamEvents(ctx, service, job, owner);
+      const { job, owner } = await ownJob(ctx, service, batches);
+      await streamEvents(ctx, batches, job, owner);
     },
   },
   {
@@ -168,13 +166,13 @@ export const batchRoutes = (service: Service): Route[] => [
       produces: ['application/zip'],
     },
     handler: async (ctx) => {
-      const { job } = await ownJob(ctx, service);
+      const { job } = await ownJob(ctx, service, batches);
       if (!FINISHED.has(job.status))
         throw new ApiError('BATCH_NOT_FINISHED', {
           message: `Bulk job ${job.id} is ${job.status} (${job.done + job.failed} of ${job.total}); its result is ready once it has finished.`,
           headers: { 'Retry-After': '2' },
         });
-      const chunks = batchesOf(service).zip(job.id);
+      const chunks = batches.zip(job.id);
       const first = await chunks.next();
       const headers = {
         'Content-Type': 'application/zip',
@@ -185,11 +183,12 @@ export const batchRoutes = (service: Service): Route[] => [
         await chunks.return(undefined);
         return;
       }
-      for await (const chunk of chunks) {
-        if (!(await ctx.reply.write(chunk))) {
-          await chunks.return(undefined);
-          return;
-        }
+      try {
+        for await (const chunk of chunks) if (!(await ctx.reply.write(chunk))) return;
+      } catch (e) {
+        // The store failed half way: the client sees the ZIP cut short, never ended as if whole.
+        ctx.reply.cut();
+        throw e;
       }
       ctx.reply.end();
     },
