@@ -7,6 +7,8 @@ import type { BatchQueue, Chunk, QueuedItem } from './queue.js';
 
 /** Chunks an engine works on at once: while one finishes its last items, the next fills the workers. */
 const LANES = 2;
+/** Items stored in one statement: fewer round trips to the store, whose driver may share the main thread (PGlite). */
+const SETTLE_BATCH = 8;
 /** How often an engine removes jobs past their time (every engine does; the statement is idempotent). */
 const CLEANUP_MS = 10 * 60_000;
 
@@ -120,16 +122,27 @@ export class BatchRunner {
       chunk.items.map((i) => i.row),
     );
     const todo = chunk.items.filter((i) => !settled.has(i.row));
-    const parallel = Math.max(1, this.service.config.workers);
+    // Twice the workers in flight, so a worker that finishes finds the next item already waiting in the pool's
+    // bulk line while this thread stores the last one.
+    const parallel = 2 * Math.max(1, this.service.config.workers);
+    const pending: SettledItem[] = [];
+    // Stores run one after another, beside the renders; a failed one fails the chunk (taken again later).
+    let stored = Promise.resolve();
+    const store = () => {
+      const batch = pending.splice(0);
+      if (batch.length > 0) stored = stored.then(() => settleItems(this.db, chunk.jobId, batch));
+      return stored;
+    };
     let next = 0;
     const worker = async () => {
       while (next < todo.length && !this.stop.signal.aborted) {
         const item = todo[next++]!;
-        const outcome = await renderItem(this.service, job.design, item, this.stop.signal);
-        await settleItems(this.db, chunk.jobId, [outcome]);
+        pending.push(await renderItem(this.service, job.design, item, this.stop.signal));
+        if (pending.length >= SETTLE_BATCH) void store().catch(() => undefined);
       }
     };
     await Promise.all(Array.from({ length: Math.min(parallel, todo.length) }, worker));
+    await store();
   }
 
   /** Stops taking chunks; those in hand are left to expire and be taken again. */

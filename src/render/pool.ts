@@ -58,10 +58,17 @@ export interface RenderOptions {
   visitor?: boolean;
   /**
    * A bulk job's item (src/batch): it waits for a worker without a time limit and outside the queue's
-   * length, and holds at most `batchCap` workers while single requests wait for one.
+   * length, and holds at most `batchCap` workers while single requests wait for one or have asked for one
+   * within SINGLE_QUIET_MS.
    */
   batch?: boolean;
 }
+
+/**
+ * How long after a single request asked for a render bulk items still keep to their share: a single request
+ * arriving a moment after the last finds the workers outside the share free instead of waiting for a bulk item.
+ */
+export const SINGLE_QUIET_MS = 1000;
 
 /** The workers bulk items may hold while single requests wait: the configured share, at least one. */
 export const batchCap = (workers: number, sharePercent: number): number =>
@@ -119,6 +126,8 @@ export class RenderPool {
   private batchRunning = 0;
   private readonly batchLine: Waiter[] = [];
   private readonly batchCap: number;
+  /** When a single request last asked for a render (performance.now()). */
+  private lastSingleAt = Number.NEGATIVE_INFINITY;
   private abandoned = 0;
   private recycled = 0;
   /** The worker being retired: no render is handed to Piscina meanwhile. */
@@ -220,6 +229,7 @@ export class RenderPool {
       await this.acquireBatchWorker(signal);
       return this.dispatch(task, signal, true);
     }
+    this.lastSingleAt = performance.now();
     if (this.running + this.waiting.length >= this.capacity)
       throw new ApiError('SERVER_BUSY', { headers: RETRY_AFTER });
     const visitor = options.visitor === true;
@@ -293,8 +303,9 @@ export class RenderPool {
   }
 
   /**
-   * A worker's slot for a bulk item: at once when one is free and no single request waits, or the batch
-   * holds fewer than its share; else in the batch's own line, with no time limit (admitWaiting).
+   * A worker's slot for a bulk item: at once when one is free and the batch holds fewer than its share, or
+   * no single request has asked for a render within SINGLE_QUIET_MS; else in the batch's own line, with no
+   * time limit (admitWaiting). A bulk item holding its share finishes soon enough to look again.
    */
   private acquireBatchWorker(signal: AbortSignal | undefined): Promise<void> {
     if (this.running < this.warm.size && this.retiring === undefined && this.batchMayRun()) {
@@ -307,7 +318,8 @@ export class RenderPool {
   }
 
   private batchMayRun(): boolean {
-    return this.waiting.length === 0 || this.batchRunning < this.batchCap;
+    if (this.batchRunning < this.batchCap) return true;
+    return this.waiting.length === 0 && performance.now() - this.lastSingleAt > SINGLE_QUIET_MS;
   }
 
   /**
