@@ -1,4 +1,3 @@
-import type { KeyOwner } from '../accounts/types.js';
 import type { BatchSettings } from '../config.js';
 import { parseBatch } from '../batch/parse.js';
 import { ApiError } from '../errors.js';
@@ -36,37 +35,80 @@ async function admitItems(deps: GatewayBatchDeps, ctx: RequestContext, customerI
   return items;
 }
 
+/** Whom a bulk call acts for: a key's owner, or a signed-in account's customer. */
+export interface BatchCaller {
+  customerId: string;
+}
+
+export type BatchHandler = (ctx: RequestContext, caller: BatchCaller) => Promise<void>;
+
+/** The five bulk calls, relayed to the engine for the caller: the gateway's and the Studio's alike. */
+export interface BatchRelays {
+  submit: BatchHandler;
+  status: BatchHandler;
+  cancel: BatchHandler;
+  events: BatchHandler;
+  result: BatchHandler;
+}
+
 /**
- * The consumer side of bulk jobs, under /api/v1 with the caller's X-API-Key: each call is a `general` one of
- * the customer's minute (and needs a Studio pack), and a submitted batch's items count against the `batch`
- * class of the day, given back if the engine refuses the batch. The engine keeps the job under the customer
- * the relay is signed for; its ZIP and its events come through as they are made.
+ * The consumer side of bulk jobs: each call is a `general` one of the customer's minute (and needs a Studio
+ * pack), and a submitted batch's items count against the `batch` class of the day, given back if the engine
+ * refuses the batch. The engine keeps the job under the customer the relay is signed for; its ZIP and its
+ * events come through as they are made.
  */
-export function gatewayBatchRoutes(deps: GatewayBatchDeps): Route[] {
-  const byKey = apiKeyGuard(deps.accounts, deps.credentialFailures);
-  const relay = async (ctx: RequestContext, owner: KeyOwner, method: Method, path: string, body: Uint8Array) => {
+export function batchRelays(deps: GatewayBatchDeps): BatchRelays {
+  const relay = async (ctx: RequestContext, caller: BatchCaller, method: Method, path: string, body: Uint8Array) => {
     const query = ctx.query.size > 0 ? `?${ctx.query}` : '';
-    const call = relayCall({
-      method,
-      path: path + query,
-      headers: ctx.headers,
-      body,
-      caller: owner,
-      signal: ctx.reply.gone,
-    });
+    const call = relayCall({ method, path: path + query, headers: ctx.headers, body, caller, signal: ctx.reply.gone });
     return deps.engine.relay(call);
   };
-  const admitted = async (ctx: RequestContext, owner: KeyOwner) => {
-    await admitCustomerCall(deps, ctx, owner.customerId, 'general');
-    deps.accounts.recordCall(owner.customerId, 'general');
+  const admitted = async (ctx: RequestContext, caller: BatchCaller) => {
+    await admitCustomerCall(deps, ctx, caller.customerId, 'general');
+    deps.accounts.recordCall(caller.customerId, 'general');
   };
   const jobPath = (ctx: RequestContext, rest = '') => `${ENGINE_PATH}/${encodeURIComponent(ctx.params.jobId!)}${rest}`;
-  const route = (
-    method: Method,
-    path: string,
-    summary: string,
-    handle: (ctx: RequestContext, owner: KeyOwner) => Promise<void>,
-  ) =>
+  const none = new Uint8Array(0);
+  const handler =
+    (handle: BatchHandler): BatchHandler =>
+    async (ctx, caller) => {
+      await admitted(ctx, caller);
+      await handle(ctx, caller);
+    };
+  return {
+    submit: handler(async (ctx, caller) => {
+      const raw = await ctx.body();
+      const items = await admitItems(deps, ctx, caller.customerId, raw);
+      let relayed: Awaited<ReturnType<typeof relay>>;
+      try {
+        relayed = await relay(ctx, caller, 'POST', ENGINE_PATH, raw);
+      } catch (e) {
+        await deps.batchItems.reward(caller.customerId, 'batch', items).catch(() => undefined);
+        throw e;
+      }
+      if (relayed.status >= 400) await deps.batchItems.reward(caller.customerId, 'batch', items).catch(() => undefined);
+      await forward(ctx, relayed, deps.settings.maxOutputBytes);
+    }),
+    status: handler(async (ctx, caller) => {
+      await forward(ctx, await relay(ctx, caller, 'GET', jobPath(ctx), none), deps.settings.maxOutputBytes);
+    }),
+    cancel: handler(async (ctx, caller) => {
+      await forward(ctx, await relay(ctx, caller, 'DELETE', jobPath(ctx), none), deps.settings.maxOutputBytes);
+    }),
+    events: handler(async (ctx, caller) => {
+      await forwardStream(ctx, await relay(ctx, caller, 'GET', jobPath(ctx, '/events'), none));
+    }),
+    result: handler(async (ctx, caller) => {
+      await forwardStream(ctx, await relay(ctx, caller, 'GET', jobPath(ctx, '/result'), none));
+    }),
+  };
+}
+
+/** The bulk routes under /api/v1, behind the caller's X-API-Key. */
+export function gatewayBatchRoutes(deps: GatewayBatchDeps): Route[] {
+  const byKey = apiKeyGuard(deps.accounts, deps.credentialFailures);
+  const relays = batchRelays(deps);
+  const route = (method: Method, path: string, summary: string, handle: BatchHandler) =>
     guarded(byKey, {
       method,
       path,
@@ -74,51 +116,18 @@ export function gatewayBatchRoutes(deps: GatewayBatchDeps): Route[] {
         summary: `${summary} Relays to ${method} ${path.replace('/api/v1', '/api')}.`,
         response: 'As the engine endpoint.',
       },
-      handler: async (ctx, owner) => {
-        await admitted(ctx, owner);
-        await handle(ctx, owner);
-      },
+      handler: handle,
     });
   return [
     route(
       'POST',
       '/api/v1/qr/batch',
       'Queue a bulk job; its items count against the batch class of the day.',
-      async (ctx, owner) => {
-        const raw = await ctx.body();
-        const items = await admitItems(deps, ctx, owner.customerId, raw);
-        let relayed: Awaited<ReturnType<typeof relay>>;
-        try {
-          relayed = await relay(ctx, owner, 'POST', ENGINE_PATH, raw);
-        } catch (e) {
-          await deps.batchItems.reward(owner.customerId, 'batch', items).catch(() => undefined);
-          throw e;
-        }
-        if (relayed.status >= 400)
-          await deps.batchItems.reward(owner.customerId, 'batch', items).catch(() => undefined);
-        await forward(ctx, relayed, deps.settings.maxOutputBytes);
-      },
+      relays.submit,
     ),
-    route('GET', '/api/v1/qr/batch/:jobId', 'A bulk job’s status.', async (ctx, owner) => {
-      await forward(ctx, await relay(ctx, owner, 'GET', jobPath(ctx), new Uint8Array(0)), deps.settings.maxOutputBytes);
-    }),
-    route('DELETE', '/api/v1/qr/batch/:jobId', 'Cancel a bulk job.', async (ctx, owner) => {
-      await forward(
-        ctx,
-        await relay(ctx, owner, 'DELETE', jobPath(ctx), new Uint8Array(0)),
-        deps.settings.maxOutputBytes,
-      );
-    }),
-    route(
-      'GET',
-      '/api/v1/qr/batch/:jobId/events',
-      'A bulk job’s progress as Server-Sent Events.',
-      async (ctx, owner) => {
-        await forwardStream(ctx, await relay(ctx, owner, 'GET', jobPath(ctx, '/events'), new Uint8Array(0)));
-      },
-    ),
-    route('GET', '/api/v1/qr/batch/:jobId/result', 'A finished bulk job’s ZIP.', async (ctx, owner) => {
-      await forwardStream(ctx, await relay(ctx, owner, 'GET', jobPath(ctx, '/result'), new Uint8Array(0)));
-    }),
+    route('GET', '/api/v1/qr/batch/:jobId', 'A bulk job’s status.', relays.status),
+    route('DELETE', '/api/v1/qr/batch/:jobId', 'Cancel a bulk job.', relays.cancel),
+    route('GET', '/api/v1/qr/batch/:jobId/events', 'A bulk job’s progress as Server-Sent Events.', relays.events),
+    route('GET', '/api/v1/qr/batch/:jobId/result', 'A finished bulk job’s ZIP.', relays.result),
   ];
 }

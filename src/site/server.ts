@@ -12,7 +12,7 @@ import { EngineClient } from '../gateway/engine-client.js';
 import { gatewayRoutes } from '../gateway/gateway.js';
 import { CredentialThrottle } from '../gateway/failure-throttle.js';
 import { BatchItemLimiter, CustomerLimiter } from '../gateway/limits.js';
-import { gatewayBatchRoutes } from '../gateway/batch.js';
+import { batchRelays, gatewayBatchRoutes } from '../gateway/batch.js';
 import { addressKey } from './visitors.js';
 import { type AdminAccess, openAdminAccess } from '../admin/access.js';
 import { adminHttpRoutes, adminRoutes } from '../admin/routes.js';
@@ -149,22 +149,23 @@ export async function startSite(
     log,
     keyOf: addressKey,
   });
+  const batchItems = new BatchItemLimiter(config.site.batchItemsPerDay, {
+    redis,
+    keyPrefix: `${config.redisKeyPrefix}limit:`,
+    log,
+  });
   const gateway = { accounts, limiter, engine, settings: config.site, edgeCache, credentialFailures };
+  const bulk = { ...gateway, batch: config.batch, batchItems };
   const apiRoutes: Route[] = [
     ...opsRoutes({ role: 'site', metricsToken: config.metricsToken, notReady: () => storeDown(db) }),
     ...gatewayRoutes(gateway),
-    ...gatewayBatchRoutes({
-      ...gateway,
-      batch: config.batch,
-      batchItems: new BatchItemLimiter(config.site.batchItemsPerDay, {
-        redis,
-        keyPrefix: `${config.redisKeyPrefix}limit:`,
-        log,
-      }),
-    }),
+    ...gatewayBatchRoutes(bulk),
     ...(stripe === undefined ? [] : [stripeWebhookRoute(stripe, checkout)]),
   ];
-  const web = webRoutes({ ...gateway, config, db, redis, checkout, clock: options.accounts?.clock, log }, apiRoutes);
+  const web = webRoutes(
+    { ...gateway, batchRelays: batchRelays(bulk), config, db, redis, checkout, clock: options.accounts?.clock, log },
+    apiRoutes,
+  );
   const stopMaintenance = startMaintenance(accounts, { log, people: web.people });
   const routes: Route[] = [
     ...apiRoutes,
