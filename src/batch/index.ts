@@ -3,7 +3,7 @@ import type { BatchSettings } from '../config.js';
 import type { Service } from '../service.js';
 import type { Db } from '../store/index.js';
 import { checkBatch } from './items.js';
-import { cancelJob, createJob, type JobRow, jobOf } from './jobs.js';
+import { cancelJob, createJob, failJob, type JobRow, jobOf } from './jobs.js';
 import type { BatchInput } from './parse.js';
 import { BatchQueue } from './queue.js';
 import { BatchRunner } from './runner.js';
@@ -44,7 +44,13 @@ export async function openBatchJobs(
       const id = randomUUID();
       const expiresAt = new Date(Date.now() + settings.keepHours * 3600_000);
       await createJob(db, { id, owner, total: input.rows.length, design, expiresAt, refused });
-      await queue.enqueue(id, items);
+      try {
+        await queue.enqueue(id, items);
+      } catch (e) {
+        // Chunks queued before the failure find the job ended and are completed as they are.
+        await failJob(db, id).catch(() => undefined);
+        throw e;
+      }
       runner.wake();
       return (await jobOf(db, id, owner))!;
     },

@@ -134,6 +134,14 @@ export async function cancelJob(db: Queryable, id: string, owner: string): Promi
   return jobOf(db, id, owner);
 }
 
+/** A job whose items could not be queued: failed, with what was settled (its refused rows) kept. */
+export async function failJob(db: Queryable, id: string): Promise<void> {
+  await db.query(
+    `UPDATE batch_jobs SET status = 'failed', finished_at = now() WHERE id = $1 AND status IN ('queued', 'running')`,
+    [id],
+  );
+}
+
 /** Removes jobs (and their files) past their time; returns how many. */
 export async function removeExpiredJobs(db: Queryable, now: Date): Promise<number> {
   const { rowCount } = await db.query('DELETE FROM batch_jobs WHERE expires_at <= $1', [now]);

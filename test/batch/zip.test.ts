@@ -1,6 +1,6 @@
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJob, jobOf, settleItems } from '../../src/batch/jobs.js';
+import { cancelJob, createJob, failJob, jobOf, settleItems } from '../../src/batch/jobs.js';
 import { zipOfJob } from '../../src/batch/zip.js';
 import { DRIVERS, openTestDatabase, type TestDatabase } from '../helpers/databases.js';
 
@@ -45,5 +45,21 @@ describe.each(DRIVERS)('jobs and their ZIP on %s', (driver) => {
     expect(manifest[1]).toBe('1,1.bin,c1,ok,reduced,100,0,,');
     expect(manifest[2]).toBe('2,,b,failed,,,0,INVALID_HEX,"bad, ""colour"""');
     expect(manifest.length).toBe(252);
+  });
+
+  it('stores nothing more for a job once it is cancelled or failed, and cancels only the owner’s', async () => {
+    const expiresAt = new Date(Date.now() + 3600_000);
+    const item = { row: 1, filename: '1.png', content: 'a', ok: true, bytes: new Uint8Array([1]) };
+    for (const [id, end] of [
+      [`cancelled-${driver}`, (id: string) => cancelJob(t.db, id, 'o')],
+      [`failed-${driver}`, (id: string) => failJob(t.db, id)],
+    ] as const) {
+      await createJob(t.db, { id, owner: 'o', total: 2, design: {}, expiresAt, refused: [] });
+      expect(await cancelJob(t.db, id, 'someone else')).toBeNull();
+      await end(id);
+      await settleItems(t.db, id, [item]);
+      expect(await jobOf(t.db, id, 'o')).toMatchObject({ done: 0, failed: 0 });
+      expect((await jobOf(t.db, id, 'o'))!.status).toBe(id.startsWith('cancelled') ? 'cancelled' : 'failed');
+    }
   });
 });
