@@ -109,6 +109,30 @@ export interface Config {
   store: StoreConfig;
   site: SiteSettings;
   marketplace: MarketplaceSettings;
+  /** Bulk jobs (src/batch). */
+  batch: BatchSettings;
+}
+
+/** Bulk jobs: their size, their share of the workers, how long their results are kept. */
+export interface BatchSettings {
+  /** QR_BATCH_MAX_ITEMS: rows of one batch, bad ones included. */
+  maxItems: number;
+  /**
+   * QR_BATCH_WORKER_SHARE: percent of the render workers a batch's items may hold while single requests
+   * wait for one (at least one worker); when none waits, a batch takes every free worker.
+   */
+  workerSharePercent: number;
+  /** QR_BATCH_KEEP_HOURS: a job and its files are removed this long after it was submitted. */
+  keepHours: number;
+  /** Items per queue task: what an engine takes at once, and takes again if it died with them. */
+  chunkItems: number;
+  /**
+   * QR_BATCH_CHUNK_EXPIRE_S: a chunk an engine took and has not finished within this is given to another
+   * (the engine is taken to have died); items already stored are not rendered again.
+   */
+  chunkExpireSeconds: number;
+  /** How often an idle engine asks the queue for work. */
+  pollMs: number;
 }
 
 /** What the marketplace proxy tells the engine about each caller, and what the engine reports back. */
@@ -139,6 +163,8 @@ export interface SiteSettings {
   maxBodyBytes: number;
   /** Rendered files above this are not relayed (output_too_large). */
   maxOutputBytes: number;
+  /** QR_LIMIT_BATCH_ITEMS: bulk items a customer may submit per day (the `batch` limit class). */
+  batchItemsPerDay: number;
   /** How long the gateway waits for an engine's answer to start (504 engine_timeout). */
   engineTimeoutMs: number;
   /** QR_SITE_CACHE_MB: bytes of engine answers the site keeps to give again (src/gateway/edge-cache.ts); 0: none. */
@@ -268,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       engineUrls: engineUrls(env),
       maxBodyBytes: 1024 * 1024,
       maxOutputBytes: 10 * 1024 * 1024,
+      batchItemsPerDay: int(env, 'QR_LIMIT_BATCH_ITEMS', 20_000, 1),
       engineTimeoutMs: int(env, 'QR_ENGINE_TIMEOUT_MS', 60_000, 1),
       edgeCacheBytes: int(env, 'QR_SITE_CACHE_MB', 64) * 1024 * 1024,
       docsUrl: given(env, 'QR_DOCS_URL') ?? `${siteOrigin}/docs`,
@@ -285,6 +312,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
     },
     marketplace: loadMarketplace(env),
+    batch: {
+      maxItems: int(env, 'QR_BATCH_MAX_ITEMS', 10_000, 1),
+      workerSharePercent: int(env, 'QR_BATCH_WORKER_SHARE', 50, 1),
+      keepHours: int(env, 'QR_BATCH_KEEP_HOURS', 24, 1),
+      chunkItems: int(env, 'QR_BATCH_CHUNK_ITEMS', 25, 1),
+      chunkExpireSeconds: int(env, 'QR_BATCH_CHUNK_EXPIRE_S', 120, 1),
+      pollMs: int(env, 'QR_BATCH_POLL_MS', 500, 50),
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import { BalancedPool, type Dispatcher, errors, Pool } from 'undici';
 import { socketPathOf } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { ClientGone } from '../http/client-gone.js';
+import type { Method } from '../http/router.js';
 import type { Relayed } from '../http/upstream.js';
 import { engineErrors, relayDuration, since } from '../observe/metrics.js';
 import { bodySha256, RELAY_ID_HEADERS, signRelay, VISITOR_CUSTOMER_ID } from '../relay/signature.js';
@@ -18,7 +19,7 @@ const signedIdOf = (caller: RelayCaller): string | undefined =>
   caller === 'public' ? undefined : caller === 'visitor' ? VISITOR_CUSTOMER_ID : caller.customerId;
 
 export interface RelayCall {
-  method: 'GET' | 'POST';
+  method: Method;
   /** Engine path with the query string. */
   path: string;
   headers: Record<string, string>;
@@ -107,7 +108,7 @@ export class EngineClient {
           method: call.method,
           path: call.path,
           headers,
-          body: call.method === 'GET' ? undefined : call.body,
+          body: call.method === 'POST' ? call.body : undefined,
           headersTimeout: this.timeoutMs,
           bodyTimeout: this.timeoutMs,
         };

@@ -83,12 +83,22 @@ export class WindowLimiter<C extends string> {
     this.fallback = new RedisFallback('rate limits', options.log ?? logWarn);
   }
 
-  /** Counts one request of `key` in `limitClass` and says whether it is within the limit. */
-  async consume(key: string, limitClass: C): Promise<LimitDecision<C>> {
+  /** Returns `points` to `key`'s count in `limitClass`, in the store they were taken from (best effort). */
+  async reward(key: string, limitClass: C, points: number): Promise<void> {
+    const { local, shared } = this.classes[limitClass];
+    const rewardLocally = () => local.reward(key, points);
+    await (shared ? this.fallback.run(() => shared.reward(key, points), rewardLocally) : rewardLocally());
+  }
+
+  /**
+   * Counts one request (or `points`, a bulk job's items) of `key` in `limitClass` and says whether it is
+   * within the limit.
+   */
+  async consume(key: string, limitClass: C, points = 1): Promise<LimitDecision<C>> {
     const { limit, local, shared } = this.classes[limitClass];
-    const consumeLocally = () => settle(local.consume(key));
+    const consumeLocally = () => settle(local.consume(key, points));
     const { res, allowed } = shared
-      ? await this.fallback.run(() => settle(shared.consume(key)), consumeLocally)
+      ? await this.fallback.run(() => settle(shared.consume(key, points)), consumeLocally)
       : await consumeLocally();
     const windowSec = local.duration;
     const remaining = allowed ? res.remainingPoints : 0;
@@ -99,6 +109,13 @@ export class WindowLimiter<C extends string> {
     };
     if (!allowed) headers['Retry-After'] = String(resetSec);
     return { allowed, limitClass, limit, windowSec, remaining, resetSec, headers };
+  }
+}
+
+/** Bulk items per customer per day (QR_LIMIT_BATCH_ITEMS): the gateway's `batch` limit class. */
+export class BatchItemLimiter extends WindowLimiter<'batch'> {
+  constructor(itemsPerDay: number, options: Omit<WindowLimiterOptions<'batch'>, 'limits' | 'windowSec'> = {}) {
+    super({ ...options, limits: { batch: itemsPerDay }, windowSec: 86_400 });
   }
 }
 

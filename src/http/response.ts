@@ -237,6 +237,64 @@ export class Reply {
     });
   }
 
+  /**
+   * Starts an answer of unknown length (chunked: a ZIP assembled as it is sent, Server-Sent Events), to be
+   * continued with `write` and finished with `end`.
+   */
+  open(status: number, headers: Record<string, string>, first: Uint8Array | string): Promise<boolean> {
+    if (this.aborted || this.done) return Promise.resolve(false);
+    this.done = true;
+    this.status = status;
+    const res = this.res;
+    let ok = false;
+    res.cork(() => {
+      res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
+      for (const [k, v] of Object.entries(headers)) res.writeHeader(k, v);
+      for (const [k, v] of this.extraHeaders) res.writeHeader(k, v);
+      for (const [k, v] of this.fixedHeaders) res.writeHeader(k, v);
+      ok = res.write(first);
+    });
+    return ok ? Promise.resolve(true) : this.drained();
+  }
+
+  /** One more chunk of an `open` answer; resolves once the socket could take more (false: the client left). */
+  write(chunk: Uint8Array | string): Promise<boolean> {
+    if (this.aborted) return Promise.resolve(false);
+    let ok = false;
+    this.res.cork(() => {
+      ok = this.res.write(chunk);
+    });
+    return ok ? Promise.resolve(true) : this.drained();
+  }
+
+  /** Ends an `open` answer. */
+  end(): void {
+    if (!this.aborted) this.res.cork(() => this.res.end());
+  }
+
+  /**
+   * Closes the connection of an `open` answer that cannot be finished (its source failed), so the client
+   * sees it cut short rather than ended as if whole.
+   */
+  cut(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.res.close();
+  }
+
+  /** Resolves once uWS has sent what it buffered (true), or the client has gone (false). */
+  private drained(): Promise<boolean> {
+    return new Promise((resolve) => {
+      const gone = () => resolve(false);
+      this.gone.once('abort', gone);
+      this.whenWritable(() => {
+        this.gone.removeListener('abort', gone);
+        resolve(!this.aborted);
+        return true;
+      });
+    });
+  }
+
   json(status: number, body: unknown, headers: Record<string, string> = {}): void {
     this.send(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers }, JSON.stringify(body));
   }

@@ -1,6 +1,6 @@
 import type { Reply } from './response.js';
 
-export type Method = 'GET' | 'POST';
+export type Method = 'GET' | 'POST' | 'DELETE';
 
 export interface RequestContext {
   method: Method;
@@ -53,6 +53,11 @@ export interface Route {
    * secret nor relays: there the guard alone decides.
    */
   auth?: 'public' | 'relay';
+  /**
+   * `own`: the engine's marketplace metering (a call of the plan per request) leaves the route alone, which
+   * counts its calls itself (a bulk job: one per item).
+   */
+  metering?: 'own';
   /** Checked before the handler; a route without one is open to anyone who passes `auth`. */
   guard?: Guard;
   doc?: RouteDoc;

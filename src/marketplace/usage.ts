@@ -71,16 +71,15 @@ export class MarketplaceCallCounter {
     });
   }
 
-  /** One call of `caller` to an endpoint of `endpointClass`, now. */
-  count(caller: MarketplaceCaller, endpointClass: EndpointClass): void {
+  /** `n` calls (one by default) of `caller` to an endpoint of `endpointClass`, now. */
+  count(caller: MarketplaceCaller, endpointClass: EndpointClass, n = 1): void {
     const month = this.month().key;
     const { user } = caller;
-    const calls = this.counts.count(`${month}\n${endpointClass}\n${user}`, () => ({
-      user,
-      month,
-      endpointClass,
-      plan: caller.plan.id,
-    }));
+    const calls = this.counts.count(
+      `${month}\n${endpointClass}\n${user}`,
+      () => ({ user, month, endpointClass, plan: caller.plan.id }),
+      n,
+    );
     // The plan is the user's latest: one changed mid-month is billed on the new one.
     calls.plan = caller.plan.id;
   }

@@ -11,7 +11,8 @@ import { EdgeCache } from '../gateway/edge-cache.js';
 import { EngineClient } from '../gateway/engine-client.js';
 import { gatewayRoutes } from '../gateway/gateway.js';
 import { CredentialThrottle } from '../gateway/failure-throttle.js';
-import { CustomerLimiter } from '../gateway/limits.js';
+import { BatchItemLimiter, CustomerLimiter } from '../gateway/limits.js';
+import { batchRelays, gatewayBatchRoutes } from '../gateway/batch.js';
 import { addressKey } from './visitors.js';
 import { type AdminAccess, openAdminAccess } from '../admin/access.js';
 import { adminHttpRoutes, adminRoutes } from '../admin/routes.js';
@@ -148,13 +149,23 @@ export async function startSite(
     log,
     keyOf: addressKey,
   });
+  const batchItems = new BatchItemLimiter(config.site.batchItemsPerDay, {
+    redis,
+    keyPrefix: `${config.redisKeyPrefix}limit:`,
+    log,
+  });
   const gateway = { accounts, limiter, engine, settings: config.site, edgeCache, credentialFailures };
+  const bulk = { ...gateway, batch: config.batch, batchItems };
   const apiRoutes: Route[] = [
     ...opsRoutes({ role: 'site', metricsToken: config.metricsToken, notReady: () => storeDown(db) }),
     ...gatewayRoutes(gateway),
+    ...gatewayBatchRoutes(bulk),
     ...(stripe === undefined ? [] : [stripeWebhookRoute(stripe, checkout)]),
   ];
-  const web = webRoutes({ ...gateway, config, db, redis, checkout, clock: options.accounts?.clock, log }, apiRoutes);
+  const web = webRoutes(
+    { ...gateway, batchRelays: batchRelays(bulk), config, db, redis, checkout, clock: options.accounts?.clock, log },
+    apiRoutes,
+  );
   const stopMaintenance = startMaintenance(accounts, { log, people: web.people });
   const routes: Route[] = [
     ...apiRoutes,

@@ -43,15 +43,15 @@ export class SessionCookies {
   }
 
   /**
-   * The guard of the account routes: the browser's session (session_required without one) and, on a POST,
-   * its X-CSRF-Token (csrf_failed).
+   * The guard of the account routes: the browser's session (session_required without one) and, on a POST or
+   * a DELETE, its X-CSRF-Token (csrf_failed).
    */
   readonly guard: Guard<SignedIn> = {
     scheme: 'session',
     admit: async (ctx) => {
       const s = await this.current(ctx);
       if (s === null) throw new ApiError('session_required');
-      if (ctx.method === 'POST') this.checkCsrf(ctx, s.token);
+      if (ctx.method !== 'GET') this.checkCsrf(ctx, s.token);
       return s;
     },
   };

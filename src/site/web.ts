@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createPeople } from '../accounts/index.js';
 import type { Accounts, Clock, People } from '../accounts/types.js';
 import type { Config } from '../config.js';
+import type { BatchRelays } from '../gateway/batch.js';
 import type { GatewayDeps } from '../gateway/gateway.js';
 import { CATALOGUE } from '../checkout/catalogue.js';
 import type { Checkout } from '../checkout/checkout.js';
@@ -11,6 +12,7 @@ import type { Db } from '../store/index.js';
 import type { Redis } from 'ioredis';
 import { AccountMailer } from './account-mail.js';
 import { accountRoutes } from './account-routes.js';
+import { accountBatchRoutes } from './batch-routes.js';
 import { sessionRoutes } from './session-routes.js';
 import { openApiRoutes } from './openapi.js';
 import { pageRoutes, WEB_BUILD_DIR } from './pages.js';
@@ -26,6 +28,8 @@ export interface WebDeps extends GatewayDeps {
   db: Db;
   redis: Redis | undefined;
   checkout: Checkout;
+  /** The bulk calls, for the Studio's bulk page. */
+  batchRelays: BatchRelays;
   clock?: Clock;
   log: (msg: string) => void;
 }
@@ -43,6 +47,7 @@ export function webRoutes(deps: WebDeps, apiRoutes: Route[]): { people: People; 
   const account = [
     ...sessionRoutes({ people, cookies, visitors, mailer, publicUrl: deps.config.site.publicUrl }),
     ...accountRoutes({ ...deps, people, cookies, visitors, mailer, publicUrl: deps.config.site.publicUrl }),
+    ...accountBatchRoutes(cookies.guard, deps.batchRelays),
     ...checkoutRoutes({ checkout: deps.checkout, catalogue: CATALOGUE, limiter: deps.limiter, guard: cookies.guard }),
   ];
   const studio = studioRoutes({ engine: deps.engine, settings: deps.settings, visitors });

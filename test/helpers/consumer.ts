@@ -154,7 +154,7 @@ export interface CallOptions {
   key?: string;
   /** JSON-encoded unless a string; with a body the method defaults to POST and the type to JSON. */
   body?: unknown;
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
   headers?: Record<string, string>;
   signal?: AbortSignal;
   /**

@@ -48,6 +48,8 @@ describe.each(DRIVERS)('migrations on %s', (driver) => {
     const before = await tables();
     expect(before).toEqual([
       'api_keys',
+      'batch_jobs',
+      'batch_results',
       'credit_ledger',
       'credit_reservations',
       'customers',

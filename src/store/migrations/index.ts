@@ -5,6 +5,7 @@ import { sql as receipts } from './004-receipts.js';
 import { sql as people } from './005-people.js';
 import { sql as callQuota } from './006-call-quota.js';
 import { sql as lifecycle } from './007-lifecycle.js';
+import { sql as batch } from './008-batch.js';
 
 export interface Migration {
   /** Applied in this order, each once; never renumber or edit one that has shipped. */
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'people', sql: people },
   { version: 6, name: 'call-quota', sql: callQuota },
   { version: 7, name: 'lifecycle', sql: lifecycle },
+  { version: 8, name: 'batch', sql: batch },
 ];
