@@ -1,11 +1,13 @@
-// k6 load test of POST /api/qr/generate: a ramping arrival rate (open model, so a slow server cannot slow
-// the load down), unique content per request (every request is a real, verified render, never a cache
-// hit), and thresholds on p99 latency and on the share of answers that are neither 200 nor 503.
+// k6 load test of the engine: a ramping arrival rate (open model, so a slow server cannot slow the load
+// down) of the traffic mix in loadtest/mix.json (loadtest/mix.k6.js), unique content per request (every
+// request a real, verified render, never a cache hit), and thresholds on p99 latency and on the share of
+// answers that are neither 200 nor 503.
 //
 //   k6 run -e BASE_URL=http://127.0.0.1:3000 -e SECRET=... -e PEAK_RPS=800 loadtest/generate.k6.js
 import http from 'k6/http';
 import { check } from 'k6';
 import { Rate } from 'k6/metrics';
+import { mixRequest, templateIds } from './mix.k6.js';
 
 const BASE_URL = __ENV.BASE_URL || 'http://127.0.0.1:3000';
 const PEAK = Number(__ENV.PEAK_RPS || 800);
@@ -38,11 +40,15 @@ export const options = {
   },
 };
 
-export default function () {
-  const body = JSON.stringify({ content: `https://example.com/some/path?utm_source=qr&id=${__VU}-${__ITER}` });
+export function setup() {
+  return { templates: templateIds(BASE_URL) };
+}
+
+export default function (data) {
+  const r = mixRequest(__VU * 1_000_000 + __ITER, data.templates);
   const headers = { 'Content-Type': 'application/json' };
   if (__ENV.SECRET) headers[HEADER] = __ENV.SECRET;
-  const res = http.post(`${BASE_URL}/api/qr/generate`, body, { headers, timeout: '10s' });
+  const res = http.post(`${BASE_URL}${r.path}`, r.body, { headers, timeout: '10s', tags: { kind: r.kind } });
   unexpected.add(res.status !== 200 && res.status !== 503);
   busy.add(res.status === 503);
   check(res, {

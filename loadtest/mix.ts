@@ -1,34 +1,65 @@
 import { Pool } from 'undici';
 import { STANDARD_PREFIX, STYLED } from '../bench/cases.js';
 
+import stored from './mix.json' with { type: 'json' };
+
+/** One kind of render request: `<format> plain`, `<format> styled`, `template` or `content helper`. */
+export type Kind = string;
+export const FORMATS = ['png', 'jpg', 'webp', 'svg', 'pdf'] as const;
+/** Every kind a request can be built for, in the order reports list them. */
+export const RENDER_KINDS: readonly Kind[] = [
+  ...FORMATS.flatMap((f) => [`${f} plain`, `${f} styled`]),
+  'template',
+  'content helper',
+];
+
 /**
- * Issue 17's mixed workload: what real traffic asks of the engine, every request unique (nothing is served
- * from the render cache). Shares in percent of requests.
+ * The traffic mix (loadtest/mix.json, which the k6 scenarios read too): each kind's share of 100 render
+ * requests, the percent of them through the site's gateway, server-AI calls per 100 render requests.
  */
-const MIX = [
-  { kind: 'png plain', share: 25 },
-  { kind: 'png styled', share: 15 },
-  { kind: 'svg', share: 15 },
-  { kind: 'pdf', share: 10 },
-  { kind: 'jpg', share: 4 },
-  { kind: 'webp', share: 4 },
-  { kind: 'template', share: 15 },
-  { kind: 'content helper', share: 12 },
-] as const;
-export type Kind = (typeof MIX)[number]['kind'];
+export interface Mix {
+  requests: { kind: Kind; share: number }[];
+  throughGateway: number;
+  serverAi: number;
+}
+
+/** A mix as read from JSON, checked: known kinds, shares that are numbers ≥ 0 adding up to more than 0. */
+export function checkMix(value: unknown, source: string): Mix {
+  const m = value as Partial<Mix>;
+  const fail = (why: string): never => {
+    throw new Error(`${source}: ${why}`);
+  };
+  if (!Array.isArray(m.requests) || m.requests.length === 0) fail('requests must be a list');
+  for (const r of m.requests!) {
+    if (!RENDER_KINDS.includes(r.kind)) fail(`unknown kind "${r.kind}" (known: ${RENDER_KINDS.join(', ')})`);
+    if (typeof r.share !== 'number' || !(r.share >= 0)) fail(`the share of "${r.kind}" must be a number ≥ 0`);
+  }
+  if (m.requests!.reduce((s, r) => s + r.share, 0) <= 0) fail('the shares add up to nothing');
+  const percent = (v: unknown, name: string) =>
+    typeof v === 'number' && v >= 0 && v <= 100 ? v : fail(`${name} must be a percentage`);
+  const throughGateway = percent(m.throughGateway ?? 0, 'throughGateway');
+  const serverAi =
+    typeof (m.serverAi ?? 0) === 'number' && (m.serverAi ?? 0) >= 0 ? (m.serverAi ?? 0) : fail('serverAi must be ≥ 0');
+  return { requests: m.requests!, throughGateway, serverAi };
+}
+
+/** The repository's mix. */
+export const MIX: Mix = checkMix(stored, 'loadtest/mix.json');
 
 export interface MixRequest {
   kind: Kind;
   path: string;
   body: string;
+  /** Besides Content-Type (the gateway's X-API-Key). */
+  headers?: Record<string, string>;
 }
 
 /**
  * The kinds of 100 requests in a fixed shuffled order (a seeded generator), so any stretch of traffic has
  * the mix's shares, and a run can be repeated exactly.
  */
-function schedule(): Kind[] {
-  const kinds = MIX.flatMap(({ kind, share }) => Array<Kind>(share).fill(kind));
+function schedule(mix: Mix): Kind[] {
+  const kinds = mix.requests.flatMap(({ kind, share }) => Array<Kind>(Math.round(share)).fill(kind));
   let seed = 17;
   const next = () => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
@@ -42,40 +73,40 @@ function schedule(): Kind[] {
 }
 
 const json = (kind: Kind, path: string, body: object): MixRequest => ({ kind, path, body: JSON.stringify(body) });
-const GENERATE = '/api/qr/generate';
 const HELPERS = ['wifi', 'vcard', 'geo'] as const;
 
+/**
+ * The `i`th request of `kind` on the engine's paths (`prefix` '/api/v1' for the gateway's), with content no
+ * other `i` has; `templates` are the ids a template request renders, in turn.
+ */
+export function requestOf(kind: Kind, i: number, templates: string[], prefix = '/api'): MixRequest {
+  const content = STANDARD_PREFIX + i;
+  if (kind === 'template') return json(kind, `${prefix}/qr/templates/${templates[i % templates.length]}`, { content });
+  if (kind === 'content helper') {
+    const helper = HELPERS[i % HELPERS.length]!;
+    const body =
+      helper === 'wifi'
+        ? { ssid: `guest-${i}`, password: `passphrase-${i}` }
+        : helper === 'vcard'
+          ? { firstName: 'Ada', lastName: `Lovelace ${i}`, email: `ada${i}@example.com` }
+          : { latitude: ((i % 1800) - 900) / 10, longitude: ((i * 7) % 3600) / 10 - 180 };
+    return json(kind, `${prefix}/qr/content/${helper}`, body);
+  }
+  const [format, look] = kind.split(' ');
+  return json(kind, `${prefix}/qr/generate`, {
+    content,
+    ...(format !== 'png' && { fileFormat: format }),
+    ...(look === 'styled' && STYLED),
+  });
+}
+
 /** The mix's requests, one after another, each with content no earlier request had; `templates` are ids to render. */
-export function mixedRequests(templates: string[]): () => MixRequest {
-  const kinds = schedule();
+export function mixedRequests(templates: string[], mix: Mix = MIX): () => MixRequest {
+  const kinds = schedule(mix);
   let n = 0;
   return () => {
     const i = n++;
-    const content = STANDARD_PREFIX + i;
-    const kind = kinds[i % kinds.length]!;
-    switch (kind) {
-      case 'png plain':
-        return json(kind, GENERATE, { content });
-      case 'png styled':
-        return json(kind, GENERATE, { content, ...STYLED });
-      case 'svg':
-      case 'pdf':
-      case 'jpg':
-      case 'webp':
-        return json(kind, GENERATE, { content, fileFormat: kind });
-      case 'template':
-        return json(kind, `/api/qr/templates/${templates[i % templates.length]}`, { content });
-      case 'content helper': {
-        const helper = HELPERS[i % HELPERS.length]!;
-        const body =
-          helper === 'wifi'
-            ? { ssid: `guest-${i}`, password: `passphrase-${i}` }
-            : helper === 'vcard'
-              ? { firstName: 'Ada', lastName: `Lovelace ${i}`, email: `ada${i}@example.com` }
-              : { latitude: ((i % 1800) - 900) / 10, longitude: ((i * 7) % 3600) / 10 - 180 };
-        return json(kind, `/api/qr/content/${helper}`, body);
-      }
-    }
+    return requestOf(kinds[i % kinds.length]!, i, templates);
   };
 }
 
@@ -113,10 +144,15 @@ export class Tally {
 
 /** Sends one request of the mix and records its status (or its error's code) and latency. */
 async function send(pool: Pool, next: () => MixRequest, tally: Tally): Promise<void> {
-  const { path, body } = next();
+  const { path, body, headers } = next();
   const start = performance.now();
   try {
-    const res = await pool.request({ path, method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const res = await pool.request({
+      path,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
     await res.body.arrayBuffer();
     tally.record(res.statusCode, performance.now() - start);
   } catch (e) {

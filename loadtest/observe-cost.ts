@@ -7,14 +7,18 @@
  * LOADTEST_SECONDS (10) per run, LOADTEST_ROUNDS (4) rounds each running both engines in turn (the order
  * alternating), after a warm-up of each: both columns share the same minutes. Reports each engine's ok
  * req/s, p50, p99 and CPU time per answered request (its process's, from /proc: steadier than the rate on a
- * busy machine) per round and in total, and the load average. Loopback only.
+ * busy machine; and its main thread's alone, where a log line and the metrics are made, the render worker
+ * threads apart) per round and in total, the median of the rounds' CPU ratios, and the load average.
+ * A closed loop's CPU per request moves with its rate (fewer requests a wake-up when the rate drops), so
+ * LOADTEST_RATE=<req/s> offers that rate instead (an open model, as mix.ts's openLoad) to both engines:
+ * the same work asked of each, their CPU per request compared at equal rates. Loopback only.
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { STANDARD_PREFIX } from '../bench/cases.js';
+import { median, STANDARD_PREFIX } from '../bench/cases.js';
 import { type Engine, startEngine, THIS_MAIN } from './engine.js';
-import { type MixRequest, peakRate, type Tally } from './mix.js';
+import { type MixRequest, openLoad, peakRate, type Tally } from './mix.js';
 
 const SECONDS = Number(process.env.LOADTEST_SECONDS ?? 10);
 const ROUNDS = Number(process.env.LOADTEST_ROUNDS ?? 4);
@@ -22,6 +26,7 @@ const CONNECTIONS = 32;
 const baseline = process.env.LOADTEST_BASELINE;
 /** This build's QR_LOG_FORMAT: `json`, or `text` to measure the metrics alone beside a baseline. */
 const LOG_FORMAT = process.env.LOADTEST_LOG_FORMAT ?? 'json';
+const RATE = process.env.LOADTEST_RATE === undefined ? undefined : Number(process.env.LOADTEST_RATE);
 
 let id = 0;
 const plain = (): MixRequest => ({
@@ -34,13 +39,24 @@ const plain = (): MixRequest => ({
  * CPU time the engine's process (main thread and workers) has used, in ms, from /proc: what a request costs
  * it, less sensitive than a rate to what else the machine runs.
  */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+function cpuMs(pid: number, thread?: number): number {
+  const path = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
+  const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
   // utime and stime, fields 14 and 15 of stat (11 and 12 after the command), in clock ticks of 10 ms.
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-const engines: { name: string; engine: Engine; lines: () => number; tallies: Tally[]; cpu: number }[] = [];
+const engines: {
+  name: string;
+  engine: Engine;
+  lines: () => number;
+  tallies: Tally[];
+  cpu: number;
+  mainCpu: number;
+  /** CPU ms per answered request, each round. */
+  perRound: number[];
+  mainPerRound: number[];
+}[] = [];
 for (const [name, main, env] of [
   [`this build, metrics + ${LOG_FORMAT} logs`, THIS_MAIN, { QR_LOG_FORMAT: LOG_FORMAT }],
   baseline
@@ -52,7 +68,7 @@ for (const [name, main, env] of [
   engine.process.stdout!.on('data', (d: Buffer) => {
     for (const byte of d) if (byte === 10) lines++;
   });
-  engines.push({ name, engine, lines: () => lines, tallies: [], cpu: 0 });
+  engines.push({ name, engine, lines: () => lines, tallies: [], cpu: 0, mainCpu: 0, perRound: [], mainPerRound: [] });
 }
 
 const load = () =>
@@ -66,10 +82,19 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? engines : [...engines].reverse();
     for (const e of order) {
-      const cpuBefore = cpuMs(e.engine.process.pid!);
-      const tally = await peakRate(e.engine.url, plain, SECONDS, CONNECTIONS);
-      const cpu = cpuMs(e.engine.process.pid!) - cpuBefore;
+      const pid = e.engine.process.pid!;
+      const cpuBefore = cpuMs(pid);
+      const mainBefore = cpuMs(pid, pid);
+      const tally =
+        RATE === undefined
+          ? await peakRate(e.engine.url, plain, SECONDS, CONNECTIONS)
+          : await openLoad(e.engine.url, plain, RATE, SECONDS);
+      const cpu = cpuMs(pid) - cpuBefore;
+      const mainCpu = cpuMs(pid, pid) - mainBefore;
       e.cpu += cpu;
+      e.mainCpu += mainCpu;
+      e.perRound.push(cpu / Math.max(1, tally.ok));
+      e.mainPerRound.push(mainCpu / Math.max(1, tally.ok));
       e.tallies.push(tally);
       rows.push({
         round: round + 1,
@@ -79,6 +104,7 @@ try {
         'p99 ms': tally.quantile(0.99),
         statuses: tally.statusMix(),
         'CPU ms/request': (cpu / Math.max(1, tally.ok)).toFixed(2),
+        'main thread µs/request': Math.round((1000 * mainCpu) / Math.max(1, tally.ok)),
         'load avg (1 min)': loadavg()[0]!.toFixed(2),
       });
     }
@@ -94,6 +120,7 @@ try {
       'p50 ms': q(0.5),
       'p99 ms': q(0.99),
       'CPU ms/request': Number((e.cpu / Math.max(1, ok)).toFixed(3)),
+      'main thread µs/request': Math.round((1000 * e.mainCpu) / Math.max(1, ok)),
       'stdout lines': e.lines(),
     };
   });
@@ -102,6 +129,12 @@ try {
   const change = (k: 'ok req/s' | 'CPU ms/request') => (((mine![k] - other![k]) / other![k]) * 100).toFixed(1);
   console.log(
     `this build against the other: throughput ${change('ok req/s')} %, CPU per request ${change('CPU ms/request')} %`,
+  );
+  // The same round's two runs share its minutes: their ratio is steadier than the totals' on a busy machine.
+  const [a, b] = engines;
+  const ratios = (mine: number[], other: number[]) => median(mine.map((x, i) => (x / other[i]! - 1) * 100)).toFixed(1);
+  console.log(
+    `median of the rounds' ratios: CPU per request ${ratios(a!.perRound, b!.perRound)} %, main thread ${ratios(a!.mainPerRound, b!.mainPerRound)} %`,
   );
   console.log(`load average before: ${loadBefore}; after: ${load()}`);
 } finally {

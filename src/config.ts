@@ -5,6 +5,7 @@ import { getProvider, isProviderId, PROVIDER_IDS } from './ai/providers.js';
 import { DEFAULT_AI_SETTINGS, type AiSettings, type ChainStep } from './ai/settings.js';
 import { isMemoryDataDir } from './store/data-dir.js';
 import { assertSchemaName } from './store/db.js';
+import { parseTrustedProxies } from './trusted-proxies.js';
 
 /** Each consumer request counts against the limit of its own class only. */
 export type LimitClass = 'general' | 'generation' | 'ai';
@@ -42,6 +43,11 @@ export interface Config {
    * minute; past them the address is refused 429 before any lookup until the minute ends.
    */
   credentialFailureLimit: number;
+  /**
+   * QR_TRUSTED_PROXIES: the load balancers (addresses, CIDR blocks) whose X-Forwarded-For names the client
+   * (src/http/client-address.ts); empty, the socket's peer is the client.
+   */
+  trustedProxies: string[];
   workers: number;
   /** Renders waiting for a worker before new ones get SERVER_BUSY. */
   maxQueue: number;
@@ -103,6 +109,30 @@ export interface Config {
   store: StoreConfig;
   site: SiteSettings;
   marketplace: MarketplaceSettings;
+  /** Bulk jobs (src/batch). */
+  batch: BatchSettings;
+}
+
+/** Bulk jobs: their size, their share of the workers, how long their results are kept. */
+export interface BatchSettings {
+  /** QR_BATCH_MAX_ITEMS: rows of one batch, bad ones included. */
+  maxItems: number;
+  /**
+   * QR_BATCH_WORKER_SHARE: percent of the render workers a batch's items may hold while single requests
+   * wait for one (at least one worker); when none waits, a batch takes every free worker.
+   */
+  workerSharePercent: number;
+  /** QR_BATCH_KEEP_HOURS: a job and its files are removed this long after it was submitted. */
+  keepHours: number;
+  /** Items per queue task: what an engine takes at once, and takes again if it died with them. */
+  chunkItems: number;
+  /**
+   * QR_BATCH_CHUNK_EXPIRE_S: a chunk an engine took and has not finished within this is given to another
+   * (the engine is taken to have died); items already stored are not rendered again.
+   */
+  chunkExpireSeconds: number;
+  /** How often an idle engine asks the queue for work. */
+  pollMs: number;
 }
 
 /** What the marketplace proxy tells the engine about each caller, and what the engine reports back. */
@@ -133,6 +163,8 @@ export interface SiteSettings {
   maxBodyBytes: number;
   /** Rendered files above this are not relayed (output_too_large). */
   maxOutputBytes: number;
+  /** QR_LIMIT_BATCH_ITEMS: bulk items a customer may submit per day (the `batch` limit class). */
+  batchItemsPerDay: number;
   /** How long the gateway waits for an engine's answer to start (504 engine_timeout). */
   engineTimeoutMs: number;
   /** QR_SITE_CACHE_MB: bytes of engine answers the site keeps to give again (src/gateway/edge-cache.ts); 0: none. */
@@ -245,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ai: int(env, 'QR_LIMIT_AI', DEFAULT_RATE_LIMITS.ai, 1),
     },
     credentialFailureLimit: int(env, 'QR_LIMIT_AUTH_FAILURES', 20, 1),
+    trustedProxies: parseTrustedProxies(env.QR_TRUSTED_PROXIES),
     workers,
     maxQueue: int(env, 'QR_MAX_QUEUE', workers * 16),
     queueWaitMs: int(env, 'QR_QUEUE_WAIT_MS', 5_000, 1),
@@ -274,6 +307,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       engineUrls: engineUrls(env),
       maxBodyBytes: 1024 * 1024,
       maxOutputBytes: 10 * 1024 * 1024,
+      batchItemsPerDay: int(env, 'QR_LIMIT_BATCH_ITEMS', 20_000, 1),
       engineTimeoutMs: int(env, 'QR_ENGINE_TIMEOUT_MS', 60_000, 1),
       edgeCacheBytes: int(env, 'QR_SITE_CACHE_MB', 64) * 1024 * 1024,
       docsUrl: given(env, 'QR_DOCS_URL') ?? `${siteOrigin}/docs`,
@@ -292,6 +326,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
     },
     marketplace: loadMarketplace(env),
+    batch: {
+      maxItems: int(env, 'QR_BATCH_MAX_ITEMS', 10_000, 1),
+      workerSharePercent: int(env, 'QR_BATCH_WORKER_SHARE', 50, 1),
+      keepHours: int(env, 'QR_BATCH_KEEP_HOURS', 24, 1),
+      chunkItems: int(env, 'QR_BATCH_CHUNK_ITEMS', 25, 1),
+      chunkExpireSeconds: int(env, 'QR_BATCH_CHUNK_EXPIRE_S', 120, 1),
+      pollMs: int(env, 'QR_BATCH_POLL_MS', 500, 50),
+    },
   };
 }
 

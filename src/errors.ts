@@ -28,6 +28,8 @@ export const ERRORS = {
   // Routing and transport
   NOT_FOUND: [404, 'No such endpoint.'],
   TEMPLATE_NOT_FOUND: [404, 'No template with that id.'],
+  BATCH_NOT_FOUND: [404, 'No bulk job with that id for this caller.'],
+  BATCH_NOT_FINISHED: [409, 'The bulk job has not finished; its result is ready once it has.'],
   METHOD_NOT_ALLOWED: [405, 'This endpoint does not accept that method.'],
   PAYLOAD_TOO_LARGE: [413, 'Request body is larger than 10 MB.'],
   REQUEST_TIMEOUT: [408, 'The request body did not arrive in time.'],

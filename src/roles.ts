@@ -1,3 +1,4 @@
+import { logInfo } from './observe/log.js';
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -67,7 +68,7 @@ export interface RunningRoles {
  */
 export async function startRoles(
   config: Config,
-  log: (msg: string) => void = console.log,
+  log: (msg: string) => void = logInfo,
   siteOptions: Pick<SiteOptions, 'accounts'> = {},
 ): Promise<RunningRoles> {
   if (config.role === 'all') config = withInternalSecret(config);
@@ -109,7 +110,7 @@ export const SITE_READY = 'qrfarm:site-ready';
 export async function startProcessTree(
   config: Config,
   entry: string,
-  log: (msg: string) => void = console.log,
+  log: (msg: string) => void = logInfo,
 ): Promise<{ close(): Promise<void> }> {
   const withSecret = withEngineSocket(withInternalSecret(config));
   const engine = await startService({ ...withSecret, role: 'engine' }, log);

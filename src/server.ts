@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { aiRoutes } from './api/ai.js';
+import { type BatchJobs, batchRoutes, openBatchJobs } from './batch/index.js';
 import { contentRoutes } from './api/content.js';
 import { docsRoutes } from './api/docs.js';
 import { generateRoutes } from './api/generate.js';
@@ -24,7 +25,7 @@ import { connectRedis } from './redis.js';
 import { InProcessReplayMemory, RedisReplayMemory, type ReplayMemory } from './relay/replay.js';
 import { RenderCache } from './render/cache.js';
 import { RenderPool } from './render/pool.js';
-import { configureLogs } from './observe/log.js';
+import { configureLogs, logInfo } from './observe/log.js';
 import { watchPool } from './observe/metrics.js';
 import type { Service } from './service.js';
 import { type AdminAccess, ENGINE_ADMIN, openAdminAccess } from './admin/access.js';
@@ -46,13 +47,14 @@ export interface RunningService {
 }
 
 /** Every engine route, each marketplace call counted by the usage meter. */
-function routesOf(service: Service): Route[] {
+function routesOf(service: Service, batches: BatchJobs): Route[] {
   const routes: Route[] = [
     ...pingRoutes(service),
     ...generateRoutes(service),
     ...contentRoutes(),
     ...aiRoutes(service),
     ...templateRoutes(service),
+    ...batchRoutes(service, batches),
   ];
   routes.push(...docsRoutes(service, () => routes));
   return service.marketplace.metered(routes);
@@ -99,7 +101,7 @@ export interface ServiceOptions {
  */
 export async function startService(
   config: Config,
-  log: (msg: string) => void = console.log,
+  log: (msg: string) => void = logInfo,
   options: ServiceOptions = {},
 ): Promise<RunningService> {
   if (config.proxySecret === undefined && !isLoopback(config.host)) {
@@ -109,7 +111,7 @@ export async function startService(
   }
   configureLogs(config.logFormat);
   const loaded = loadUws();
-  const pool = new RenderPool(config);
+  const pool = new RenderPool({ ...config, batchWorkerSharePercent: config.batch.workerSharePercent });
   const unwatch = watchPool(pool);
   let marketplace: Marketplace;
   try {
@@ -130,8 +132,10 @@ export async function startService(
   };
   // Relays are remembered in Redis only where there is a secret to accept them with.
   let redis: Redis | undefined;
+  let batches: BatchJobs | undefined;
   let http: HttpServer;
   try {
+    batches = await openBatchJobs(service, marketplace.store, config.store.schema, config.batch);
     redis =
       config.internalSecrets.length > 0 && config.redisUrl !== undefined
         ? await connectRedis(config.redisUrl)
@@ -142,7 +146,7 @@ export async function startService(
     const admin: { access?: AdminAccess } = {};
     const routes = [
       ...opsRoutes({ role: 'engine', metricsToken: config.metricsToken, notReady: () => notReady(pool) }),
-      ...routesOf(service),
+      ...routesOf(service, batches),
     ];
     if (config.store.databaseUrl === undefined)
       routes.push(...engineAdminRoutes(marketplace, () => admin.access, config.credentialFailureLimit));
@@ -157,6 +161,7 @@ export async function startService(
       admin.access = openAdminAccess(config.store.dataDir, http.port, ENGINE_ADMIN);
   } catch (e) {
     redis?.disconnect();
+    await batches?.close();
     unwatch();
     await pool.close();
     await marketplace.close();
@@ -179,6 +184,7 @@ export async function startService(
     port: http.port,
     close: async () => {
       http.close();
+      await batches.close();
       unwatch();
       await pool.close();
       redis?.disconnect();

@@ -1,4 +1,6 @@
+import { logWarn } from '../observe/log.js';
 import type { Db } from '../store/index.js';
+import { credits as creditsMetric } from '../observe/metrics.js';
 import { balance, commitCredit, releaseCredit, reserveCredit, sweepExpiredReservations } from './credits.js';
 import { createCustomer, findCustomerByEmail, getCustomer, requireCustomer } from './customers.js';
 import { deleteDesign, getDesign, listDesigns, saveDesign, updateDesign } from './designs.js';
@@ -70,19 +72,14 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
     cacheTtlMs: options.keyCacheTtlMs ?? 900,
     cacheTtlWithFeedMs: options.keyCacheTtlWithRedisMs ?? 10_000,
     cacheEntries: options.keyCacheEntries ?? 10_000,
-    log: options.log ?? ((m) => console.warn(m)),
+    log: options.log ?? logWarn,
   });
   // A customer's reservations queue on their row lock in any case (credits.ts). Queued there, each waiting
   // one would hold a pooled connection: a burst from one customer would take the whole pool, and time out
   // waiting for it, theirs and everyone else's calls alike. Queued here, a customer uses one connection.
   const perCustomer = oneAtATime();
   const packs = new ActivePackCache(options.activePackTtlMs ?? 5000, options.keyCacheEntries ?? 10_000);
-  const usage = new GatewayCallCounter(
-    db,
-    clock,
-    options.usageFlushMs ?? 10_000,
-    options.log ?? ((m) => console.warn(m)),
-  );
+  const usage = new GatewayCallCounter(db, clock, options.usageFlushMs ?? 10_000, options.log ?? logWarn);
 
   return {
     verifyKey: (plaintext) => verifier.verify(plaintext),
@@ -127,7 +124,12 @@ export function createAccounts(db: Db, options: AccountsOptions): Accounts {
       await requireCustomer(db, customerId);
       return listLedger(db, customerId, limit);
     },
-    sweepExpiredReservations: (now = clock()) => sweepExpiredReservations(db, now),
+    async sweepExpiredReservations(now = clock()) {
+      const expired = await sweepExpiredReservations(db, now);
+      // Given back by the sweeper (a call's instance gone mid-call), apart from those its call released.
+      creditsMetric.labels('expired').inc(expired);
+      return expired;
+    },
     recordCall: (customerId, limitClass) => usage.record(customerId, limitClass),
     async usage(customerId, days, now = clock()) {
       await usage.flush();

@@ -1,3 +1,4 @@
+import { logWarn } from '../observe/log.js';
 import { OutageLog } from '../outage.js';
 import type { Credits, IdempotencyRecords, People } from './interfaces.js';
 
@@ -10,7 +11,7 @@ export function startMaintenance(
   accounts: Pick<Credits, 'sweepExpiredReservations'> & Pick<IdempotencyRecords, 'pruneIdempotency'>,
   {
     intervalMs = 30_000,
-    log = (m: string) => console.warn(m),
+    log = logWarn,
     people,
   }: { intervalMs?: number; log?: (m: string) => void; people?: Pick<People, 'pruneSessions'> } = {},
 ): () => Promise<void> {

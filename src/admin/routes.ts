@@ -1,3 +1,4 @@
+import { logError } from '../observe/log.js';
 import type { Accounts } from '../accounts/index.js';
 import { ApiError, isApiError } from '../errors.js';
 import { formError } from '../http/form-error.js';
@@ -159,7 +160,7 @@ export async function answerAdmin(
   request: AdminHttpRequest,
   routes: readonly AdminRoute[],
   access: AdminAccess,
-  log: (message: string, error: unknown) => void = (m, e) => console.error(m, e),
+  log: (message: string, error: unknown) => void = logError,
 ): Promise<AdminHttpResponse> {
   try {
     access.check(request);

@@ -1,3 +1,4 @@
+import { logWarn } from '../observe/log.js';
 import { ApiError } from '../errors.js';
 import { getProvider, type ProviderId, type Wire } from './providers.js';
 import { redact } from './redact.js';
@@ -29,7 +30,7 @@ export interface ChainOptions {
    * accounts are short of) is for the log only.
    */
   managed?: boolean;
-  /** Where fallbacks are reported; lines are already redacted. Default console.warn. */
+  /** Where fallbacks are reported; lines are already redacted. Default the log's warning (observe/log.ts). */
   log?: (line: string) => void;
 }
 
@@ -72,7 +73,7 @@ export async function runChain(
   const perAttemptMs = options.perAttemptMs ?? DEFAULT_AI_SETTINGS.perAttemptMs;
   const totalMs = options.totalMs ?? DEFAULT_AI_SETTINGS.totalMs;
   const secrets = attempts.map((a) => a.apiKey);
-  const log = options.log ?? ((line: string) => console.warn(line));
+  const log = options.log ?? logWarn;
   const caller = options.signal;
 
   if (attempts.length === 0) throw new ApiError('AI_GENERATION_FAILED', { message: 'No AI provider is configured.' });

@@ -187,7 +187,7 @@ async function designAndRender(
   // as an operations fault, not the caller's.
   const managed = keys === 'managed';
   // A broken upload or an unreachable image URL is refused before the caller pays for a completion.
-  const assets = await addRemoteImages(ctx, service, body, addBase64Assets(body, {}));
+  const assets = await addRemoteImages(ctx.reply.abort.signal, service, body, addBase64Assets(body, {}));
   const signal = ctx.reply.abort.signal;
   const { perAttemptMs, totalMs } = service.config.ai;
   let design: DesignResult;

@@ -92,16 +92,14 @@ export function addBase64Assets(fields: Record<string, unknown>, assets: RenderA
   return assets;
 }
 
-/** Fetches `logoUrl` and `backgroundImageUrl` into `assets`, under the service's fetch policy. */
+/**
+ * Fetches `logoUrl` and `backgroundImageUrl` into `assets`, under the service's fetch policy, until `signal`
+ * (the client's going away, for a request).
+ */
 export const addRemoteImages = (
-  ctx: RequestContext,
+  signal: AbortSignal,
   service: Service,
   fields: Record<string, unknown>,
   assets: RenderAssets,
 ): Promise<RenderAssets> =>
-  addRemoteAssets(
-    fields,
-    assets,
-    { ...FETCH_POLICY, allowLoopback: service.config.fetchAllowLoopback },
-    ctx.reply.abort.signal,
-  );
+  addRemoteAssets(fields, assets, { ...FETCH_POLICY, allowLoopback: service.config.fetchAllowLoopback }, signal);

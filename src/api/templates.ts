@@ -71,7 +71,7 @@ function generateRoute(path: string, service: Service): Route {
       const config = validate<QrConfigBody>('qrConfig', mergeOverTemplate(template.config, overrides));
       addBase64Assets(config, assets);
       const prepared = prepareRender(config, assets);
-      await addRemoteImages(ctx, service, config, assets);
+      await addRemoteImages(ctx.reply.abort.signal, service, config, assets);
       await renderAndReply(ctx, service, { prepared, assets, responseType: config.responseType });
     },
   };

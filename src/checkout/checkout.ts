@@ -1,4 +1,5 @@
 import type { Fulfilment, Orders, Packs } from '../accounts/index.js';
+import { logError } from '../observe/log.js';
 import { ApiError } from '../errors.js';
 import { businessBodyViolation } from '../schema/business-body.js';
 import type { OrderJson } from '../wire/site.js';
@@ -121,7 +122,7 @@ export class Checkout {
         const done = await this.orders.paymentSucceeded(event);
         if (done.outcome === 'granted') this.onPaid();
         if (done.outcome === 'amount_mismatch')
-          console.error(
+          logError(
             `Order ${done.order.id} NOT fulfilled: paid ${done.paid.amount} ${done.paid.currency} for a price of ${done.order.price} ${done.order.currency}; closed as failed, no pack granted.`,
           );
         return done;

@@ -3,7 +3,8 @@ import { BoundedCache } from '../cache/bounded-cache.js';
 import { ifNoneMatch } from '../http/etag.js';
 import type { RequestContext } from '../http/router.js';
 import type { Relayed } from '../http/upstream.js';
-import { type RelayCall, WHOLE_UP_TO_BYTES } from './engine-client.js';
+import type { RelayCall } from './engine-client.js';
+import { WHOLE_UP_TO_BYTES } from './relay-handler.js';
 
 /**
  * How a gateway route's answer can be kept on the site: it is a function of the relayed call alone (method,
@@ -28,7 +29,7 @@ interface CachedAnswer {
 }
 
 /**
- * Answers kept at most this large: those the relay reads whole (engine-client.ts). Larger ones (big
+ * Answers kept at most this large: those the relay reads whole (relay-handler.ts). Larger ones (big
  * exports) come as a stream that a slow client paces, which keeping them would replace by a buffer of the
  * whole file per request; the engine's render cache keeps those.
  */

@@ -1,3 +1,4 @@
+import { logWarn } from '../observe/log.js';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { ApiError } from '../errors.js';
 import { RedisFallback } from '../redis.js';
@@ -61,7 +62,7 @@ export class FailureThrottle<C extends string> {
         ];
       }),
     ) as Record<C, FailureCounters>;
-    this.fallback = new RedisFallback('rate limits', options.log ?? ((line) => console.warn(line)));
+    this.fallback = new RedisFallback('rate limits', options.log ?? logWarn);
   }
 
   private run<T>(

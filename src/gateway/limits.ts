@@ -1,3 +1,4 @@
+import { logWarn } from '../observe/log.js';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { DEFAULT_RATE_LIMITS, type LimitClass } from '../config.js';
@@ -28,7 +29,7 @@ export interface WindowLimiterOptions<C extends string> {
   redis?: Redis;
   /** Prefix of the Redis keys (and of the in-process ones): `<prefix><class>:<key>`. */
   keyPrefix?: string;
-  /** Where an outage of Redis is reported (once) and its end. Default console.warn. */
+  /** Where an outage of Redis is reported (once) and its end. Default the log's warning (observe/log.ts). */
   log?: (line: string) => void;
 }
 
@@ -79,15 +80,25 @@ export class WindowLimiter<C extends string> {
     };
     const names = Object.keys(limits) as C[];
     this.classes = Object.fromEntries(names.map((c) => [c, limiterOf(c)])) as Record<C, ClassLimiter>;
-    this.fallback = new RedisFallback('rate limits', options.log ?? ((line) => console.warn(line)));
+    this.fallback = new RedisFallback('rate limits', options.log ?? logWarn);
   }
 
-  /** Counts one request of `key` in `limitClass` and says whether it is within the limit. */
-  async consume(key: string, limitClass: C): Promise<LimitDecision<C>> {
+  /** Returns `points` to `key`'s count in `limitClass`, in the store they were taken from (best effort). */
+  async reward(key: string, limitClass: C, points: number): Promise<void> {
+    const { local, shared } = this.classes[limitClass];
+    const rewardLocally = () => local.reward(key, points);
+    await (shared ? this.fallback.run(() => shared.reward(key, points), rewardLocally) : rewardLocally());
+  }
+
+  /**
+   * Counts one request (or `points`, a bulk job's items) of `key` in `limitClass` and says whether it is
+   * within the limit.
+   */
+  async consume(key: string, limitClass: C, points = 1): Promise<LimitDecision<C>> {
     const { limit, local, shared } = this.classes[limitClass];
-    const consumeLocally = () => settle(local.consume(key));
+    const consumeLocally = () => settle(local.consume(key, points));
     const { res, allowed } = shared
-      ? await this.fallback.run(() => settle(shared.consume(key)), consumeLocally)
+      ? await this.fallback.run(() => settle(shared.consume(key, points)), consumeLocally)
       : await consumeLocally();
     const windowSec = local.duration;
     const remaining = allowed ? res.remainingPoints : 0;
@@ -98,6 +109,13 @@ export class WindowLimiter<C extends string> {
     };
     if (!allowed) headers['Retry-After'] = String(resetSec);
     return { allowed, limitClass, limit, windowSec, remaining, resetSec, headers };
+  }
+}
+
+/** Bulk items per customer per day (QR_LIMIT_BATCH_ITEMS): the gateway's `batch` limit class. */
+export class BatchItemLimiter extends WindowLimiter<'batch'> {
+  constructor(itemsPerDay: number, options: Omit<WindowLimiterOptions<'batch'>, 'limits' | 'windowSec'> = {}) {
+    super({ ...options, limits: { batch: itemsPerDay }, windowSec: 86_400 });
   }
 }
 

@@ -1,36 +1,7 @@
-import { EventEmitter } from 'node:events';
 import type { HttpResponse } from '@trufflesuite/uws-js-unofficial';
 import type { ApiError, ErrorBody } from '../errors.js';
-
-export const STATUS_TEXT: Record<number, string> = {
-  200: 'OK',
-  304: 'Not Modified',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  402: 'Payment Required',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  408: 'Request Timeout',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Entity',
-  429: 'Too Many Requests',
-  431: 'Request Header Fields Too Large',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
-
-/**
- * Headers on every answer of both roles (API, pages, errors, files): no browser guesses a type other than
- * the one given (an SVG or JSON answer is never run as HTML or script).
- */
-export const ALWAYS_HEADERS: readonly (readonly [string, string])[] = [['X-Content-Type-Options', 'nosniff']];
-
-/** Strict-Transport-Security on the site's answers when its public URL is https: a year, subdomains too. */
-export const HSTS: readonly [string, string] = ['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'];
+import { ALWAYS_HEADERS, STATUS_TEXT } from './answer-headers.js';
+import { ClientGone } from './client-gone.js';
 
 /**
  * The lingering close of an answer sent while the request body is still coming in (a 413, a 408, an
@@ -42,21 +13,6 @@ export const HSTS: readonly [string, string] = ['Strict-Transport-Security', 'ma
 const LINGER_MS = 5_000;
 const LINGER_IDLE_MS = 1_000;
 const LINGER_BYTES = 32 * 1024 * 1024;
-
-/**
- * The client of one request going away, as an EventEmitter with `aborted`: the form of signal undici also
- * takes. Every request listens for it (the body reader, the relay to the engine), and a listener here
- * costs far less to add and remove than one on an AbortSignal (bench/README.md, "Per-item costs of a
- * relay").
- */
-export class ClientGone extends EventEmitter<{ abort: [] }> {
-  aborted = false;
-
-  fire(): void {
-    this.aborted = true;
-    this.emit('abort');
-  }
-}
 
 /**
  * One response in flight. uWS invalidates `res` once the client aborts, so every write checks `aborted`;
@@ -122,10 +78,7 @@ export class Reply {
     const bytes = typeof body === 'string' ? Buffer.from(body) : body;
     const res = this.res;
     res.cork(() => {
-      res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
-      for (const [k, v] of Object.entries(headers)) res.writeHeader(k, v);
-      for (const [k, v] of this.extraHeaders) res.writeHeader(k, v);
-      for (const [k, v] of this.fixedHeaders) res.writeHeader(k, v);
+      this.writeHead(status, headers);
       if (status === 304) {
         res.endWithoutBody(0, close);
         return;
@@ -141,6 +94,15 @@ export class Reply {
       const [ok, responded] = res.tryEnd(bytes, bytes.byteLength);
       if (!ok && !responded) this.streamRest(bytes, start);
     });
+  }
+
+  /** The status line and headers: the answer's own, those added with `header`, then the server's fixed ones. */
+  private writeHead(status: number, headers: Record<string, string>): void {
+    const res = this.res;
+    res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
+    for (const [k, v] of Object.entries(headers)) res.writeHeader(k, v);
+    for (const [k, v] of this.extraHeaders) res.writeHeader(k, v);
+    for (const [k, v] of this.fixedHeaders) res.writeHeader(k, v);
   }
 
   /**
@@ -235,10 +197,7 @@ export class Reply {
     this.status = status;
     const res = this.res;
     res.cork(() => {
-      res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
-      for (const [k, v] of Object.entries(headers)) res.writeHeader(k, v);
-      for (const [k, v] of this.extraHeaders) res.writeHeader(k, v);
-      for (const [k, v] of this.fixedHeaders) res.writeHeader(k, v);
+      this.writeHead(status, headers);
       if (length === 0) res.endWithoutBody(0);
     });
     if (length === 0) return true;
@@ -274,6 +233,64 @@ export class Reply {
           resolve(true);
         }
         return ok;
+      });
+    });
+  }
+
+  /**
+   * Starts an answer of unknown length (chunked: a ZIP assembled as it is sent, Server-Sent Events), to be
+   * continued with `write` and finished with `end`.
+   */
+  open(status: number, headers: Record<string, string>, first: Uint8Array | string): Promise<boolean> {
+    if (this.aborted || this.done) return Promise.resolve(false);
+    this.done = true;
+    this.status = status;
+    const res = this.res;
+    let ok = false;
+    res.cork(() => {
+      res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`);
+      for (const [k, v] of Object.entries(headers)) res.writeHeader(k, v);
+      for (const [k, v] of this.extraHeaders) res.writeHeader(k, v);
+      for (const [k, v] of this.fixedHeaders) res.writeHeader(k, v);
+      ok = res.write(first);
+    });
+    return ok ? Promise.resolve(true) : this.drained();
+  }
+
+  /** One more chunk of an `open` answer; resolves once the socket could take more (false: the client left). */
+  write(chunk: Uint8Array | string): Promise<boolean> {
+    if (this.aborted) return Promise.resolve(false);
+    let ok = false;
+    this.res.cork(() => {
+      ok = this.res.write(chunk);
+    });
+    return ok ? Promise.resolve(true) : this.drained();
+  }
+
+  /** Ends an `open` answer. */
+  end(): void {
+    if (!this.aborted) this.res.cork(() => this.res.end());
+  }
+
+  /**
+   * Closes the connection of an `open` answer that cannot be finished (its source failed), so the client
+   * sees it cut short rather than ended as if whole.
+   */
+  cut(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.res.close();
+  }
+
+  /** Resolves once uWS has sent what it buffered (true), or the client has gone (false). */
+  private drained(): Promise<boolean> {
+    return new Promise((resolve) => {
+      const gone = () => resolve(false);
+      this.gone.once('abort', gone);
+      this.whenWritable(() => {
+        this.gone.removeListener('abort', gone);
+        resolve(!this.aborted);
+        return true;
       });
     });
   }

@@ -62,6 +62,11 @@ export interface Route {
    * secret nor relays: there the guard alone decides.
    */
   auth?: 'public' | 'relay';
+  /**
+   * `own`: the engine's marketplace metering (a call of the plan per request) leaves the route alone, which
+   * counts its calls itself (a bulk job: one per item).
+   */
+  metering?: 'own';
   /** Checked before the handler; a route without one is open to anyone who passes `auth`. */
   guard?: Guard;
   doc?: RouteDoc;

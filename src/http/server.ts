@@ -6,7 +6,9 @@ import { httpDuration, httpRequests } from '../observe/metrics.js';
 import type { RelayIdentity } from '../relay/signature.js';
 import type { RequestAuth } from './auth.js';
 import { collectBody } from './body.js';
-import { ALWAYS_HEADERS, Reply } from './response.js';
+import { ALWAYS_HEADERS } from './answer-headers.js';
+import { TrustedProxies } from './client-address.js';
+import { Reply } from './response.js';
 import { matchRoute, type Method, type RequestContext, type Route } from './router.js';
 import { freeSocketPath, removeSocket, restrictSocket } from './unix-socket.js';
 import type { LoadedUws } from './uws.js';
@@ -15,7 +17,14 @@ import type { LoadedUws } from './uws.js';
 export interface HttpSettings
   extends Pick<
     Config,
-    'host' | 'port' | 'maxHeaderBytes' | 'maxBodyBytes' | 'maxMultipartBytes' | 'bodyTimeoutMs' | 'logRequests'
+    | 'host'
+    | 'port'
+    | 'maxHeaderBytes'
+    | 'maxBodyBytes'
+    | 'maxMultipartBytes'
+    | 'bodyTimeoutMs'
+    | 'logRequests'
+    | 'trustedProxies'
   > {
   /** Request headers dropped unread, so no handler, log or error can ever repeat them. */
   unreadHeaders: ReadonlySet<string>;
@@ -71,6 +80,7 @@ export function startHttp(
 ): Promise<HttpServer> {
   const app = uws.App();
   const fixedHeaders = [...ALWAYS_HEADERS, ...(config.answerHeaders ?? [])];
+  const proxies = new TrustedProxies(config.trustedProxies);
 
   app.any('/*', (res: HttpResponse, req: HttpRequest) => {
     const method = req.getCaseSensitiveMethod();
@@ -80,7 +90,10 @@ export function startHttp(
     let headerBytes = 0;
     req.forEach((k, v) => {
       headerBytes += k.length + v.length + 4;
-      if (!config.unreadHeaders.has(k)) headers[k] = v;
+      if (config.unreadHeaders.has(k)) return;
+      // Proxies may each add a header of their own rather than append to the one there: all hops count.
+      if (k === 'x-forwarded-for' && headers[k] !== undefined) headers[k] += `,${v}`;
+      else headers[k] = v;
     });
     const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
     const reply = new Reply(res, hasBody, fixedHeaders);
@@ -146,9 +159,13 @@ export function startHttp(
         headers,
         params: match.params,
         // Read when a route asks (each read is a getpeername call), at the start of its handler while `res`
-        // is valid: uWS throws on any use of a response that has ended or whose client has gone.
+        // is valid: uWS throws on any use of a response that has ended or whose client has gone. Behind a
+        // trusted proxy, the client it forwarded for.
         get remoteAddress() {
-          remoteAddress ??= reply.aborted || reply.done ? '' : Buffer.from(res.getRemoteAddressAsText()).toString();
+          remoteAddress ??=
+            reply.aborted || reply.done
+              ? ''
+              : proxies.clientOf(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for']);
           return remoteAddress;
         },
         reply,

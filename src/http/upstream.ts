@@ -53,6 +53,31 @@ export async function forward(ctx: RequestContext, r: Relayed, maxOutputBytes: n
   } else ctx.reply.send(r.status, r.headers, await readAll(r, maxOutputBytes));
 }
 
+/**
+ * The answer as it arrives, however long: a bulk job's ZIP or its events, which have no size limit and no
+ * length known in advance. A slow client slows the engine's answer (each chunk waits for the socket).
+ */
+export async function forwardStream(ctx: RequestContext, r: Relayed): Promise<void> {
+  if (r.body instanceof Uint8Array) {
+    ctx.reply.send(r.status, r.headers, r.body);
+    return;
+  }
+  const { 'content-length': _, ...headers } = r.headers;
+  const chunks = r.body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+  const first = await chunks.next();
+  if (!(await ctx.reply.open(r.status, headers, first.done ? new Uint8Array(0) : first.value))) return discard(r);
+  try {
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+      if (!(await ctx.reply.write(next.value))) return discard(r);
+    }
+  } catch {
+    // The engine's answer broke off (the engine went away): so does this one.
+    ctx.reply.cut();
+    return;
+  }
+  ctx.reply.end();
+}
+
 /** An answer whole, a streamed one read to its end but never past the output limit. */
 export async function readAll(r: Relayed, maxOutputBytes: number): Promise<Uint8Array> {
   if (r.body instanceof Uint8Array) {

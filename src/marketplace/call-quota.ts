@@ -4,7 +4,7 @@ import type { Route } from '../http/router.js';
 import type { Queryable } from '../store/index.js';
 import { marketplaceCaller } from './caller.js';
 import { type MonthKey, monthOf } from './month.js';
-import type { PlanTable } from './plans.js';
+import type { Plan, PlanTable } from './plans.js';
 
 /**
  * Takes one call of the user's month unless `limit` calls are taken already. One statement: concurrent
@@ -22,6 +22,35 @@ export async function takeCall(db: Queryable, user: string, month: MonthKey, lim
   return rowCount === 1;
 }
 
+/**
+ * Takes `n` calls of the user's month at once (a bulk job's items), or none if fewer than `n` are left of
+ * `limit`. One statement, as `takeCall`. True when taken.
+ */
+export async function takeCalls(
+  db: Queryable,
+  user: string,
+  month: MonthKey,
+  limit: number,
+  n: number,
+): Promise<boolean> {
+  if (n > limit) return false;
+  const { rowCount } = await db.query(
+    `INSERT INTO marketplace_call_quota AS q (marketplace_user, month, calls) VALUES ($1, $2, $4)
+     ON CONFLICT (marketplace_user, month) DO UPDATE SET calls = q.calls + $4 WHERE q.calls + $4 <= $3
+     RETURNING calls`,
+    [user, month, limit, n],
+  );
+  return rowCount === 1;
+}
+
+/** Gives back calls taken (`n`, one by default): the answer was a server error, which the marketplace does not count. */
+export async function giveBackCalls(db: Queryable, user: string, month: MonthKey, n: number): Promise<void> {
+  await db.query(
+    'UPDATE marketplace_call_quota SET calls = greatest(0, calls - $3) WHERE marketplace_user = $1 AND month = $2',
+    [user, month, n],
+  );
+}
+
 /** Gives back a call taken: its answer was a server error, which the marketplace does not count either. */
 export async function giveBackCall(db: Queryable, user: string, month: MonthKey): Promise<void> {
   await db.query(
@@ -37,6 +66,18 @@ export async function callsTaken(db: Queryable, user: string, month: MonthKey): 
     [user, month],
   );
   return rows[0]?.calls ?? 0;
+}
+
+/** 429 CALL_QUOTA_EXCEEDED for a plan with no overage whose calls of the month at `now` are used up. */
+export function callQuotaExceeded(plan: Plan, now: Date, wanted = 1): ApiError {
+  const month = monthOf(now);
+  const seconds = Math.max(1, Math.ceil((month.resetsAt.getTime() - now.getTime()) / 1000));
+  const what = wanted === 1 ? 'all used' : `too few left for ${wanted} items`;
+  return new ApiError('CALL_QUOTA_EXCEEDED', {
+    message: `The ${plan.name} plan includes ${plan.callsPerMonth} calls a month, ${what} for ${month.key}, and is never billed beyond; calls start again at ${month.resetsAt.toISOString()}. Paid plans continue past their quota.`,
+    headers: { 'Retry-After': String(seconds) },
+    extra: { resetAt: month.resetsAt.toISOString() },
+  });
 }
 
 /**
@@ -62,14 +103,7 @@ export function hardLimitedRoute(
       if (plan.overageUsdPerCall !== null) return route.handler(ctx, admitted);
       const now = clock();
       const month = monthOf(now);
-      if (!(await takeCall(db, user, month.key, plan.callsPerMonth))) {
-        const seconds = Math.max(1, Math.ceil((month.resetsAt.getTime() - now.getTime()) / 1000));
-        throw new ApiError('CALL_QUOTA_EXCEEDED', {
-          message: `The ${plan.name} plan includes ${plan.callsPerMonth} calls a month, all used for ${month.key}, and is never billed beyond; calls start again at ${month.resetsAt.toISOString()}. Paid plans continue past their quota.`,
-          headers: { 'Retry-After': String(seconds) },
-          extra: { resetAt: month.resetsAt.toISOString() },
-        });
-      }
+      if (!(await takeCall(db, user, month.key, plan.callsPerMonth))) throw callQuotaExceeded(plan, now);
       try {
         await route.handler(ctx, admitted);
       } catch (e) {

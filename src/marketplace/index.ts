@@ -1,9 +1,10 @@
+import { logWarn } from '../observe/log.js';
 import type { Config } from '../config.js';
 import type { Route } from '../http/router.js';
 import { type Db, isMemoryDataDir, MARKETPLACE_PGLITE, openStore } from '../store/index.js';
-import { callsTaken, hardLimitedRoute } from './call-quota.js';
+import { callQuotaExceeded, callsTaken, giveBackCalls, hardLimitedRoute, takeCalls } from './call-quota.js';
 import { ManagedAiMeter, type ManagedAiMeterOptions } from './managed-ai.js';
-import type { MonthKey } from './month.js';
+import { type MonthKey, monthOf } from './month.js';
 import { PLANS, type PlanTable } from './plans.js';
 import { type ManagedUsage, managedUsage } from './quota.js';
 import { type UsageReport, usageReport } from './report.js';
@@ -36,6 +37,15 @@ export interface Marketplace {
   metered(routes: Route[]): Route[];
   /** The month's usage of every user, this engine's counts written first. */
   report(month: MonthKey): Promise<UsageReport>;
+  /**
+   * Counts a bulk job's `items` as that many calls of the marketplace caller's plan: a plan with no overage
+   * takes them all from its month or refuses (CALL_QUOTA_EXCEEDED), a paid plan's usage counts them as
+   * generation calls. Relayed consumer calls and callers without a plan header are not counted, as for
+   * single calls. Returns what gives the calls back (the job could not be queued).
+   */
+  chargeItems(headers: Readonly<Record<string, string>>, relayed: boolean, items: number): Promise<() => Promise<void>>;
+  /** The store the metering is kept in (with DATABASE_URL, every engine's; else this engine's PGlite). */
+  store: Db;
   /** Where the metering is kept, for the start log. */
   storeDescription: string;
   close(): Promise<void>;
@@ -57,7 +67,7 @@ export interface MarketplaceOptions {
  */
 export async function openMarketplace(config: Config, options: MarketplaceOptions = {}): Promise<Marketplace> {
   const { databaseUrl, dataDir, schema } = config.store;
-  const log = options.log ?? ((m: string) => console.warn(m));
+  const log = options.log ?? logWarn;
   const db: Db = await openStore({ databaseUrl, dataDir, schema, pglite: MARKETPLACE_PGLITE, role: 'engine' });
   const managedAi = new ManagedAiMeter(db, PLANS, config.marketplace, { log, ...options.managedAi });
   const { usageFlushMs } = config.marketplace;
@@ -70,9 +80,24 @@ export async function openMarketplace(config: Config, options: MarketplaceOption
     managedAi,
     managedUsage: (user, month) => managedUsage(db, user, month),
     callsTaken: (user, month) => callsTaken(db, user, month),
+    async chargeItems(headers, relayed, items) {
+      const nothing = async () => {};
+      if (relayed || headers[config.marketplace.planHeader] === undefined) return nothing;
+      const caller = callerOf(headers);
+      if (caller.plan.overageUsdPerCall !== null) {
+        usage?.count(caller, 'generation', items);
+        return nothing;
+      }
+      const now = callsClock();
+      const month = monthOf(now).key;
+      if (!(await takeCalls(db, caller.user, month, caller.plan.callsPerMonth, items)))
+        throw callQuotaExceeded(caller.plan, now, items);
+      return () => giveBackCalls(db, caller.user, month, items);
+    },
+    store: db,
     metered: (routes) =>
       routes.map((r) => {
-        if (r.auth !== undefined) return r;
+        if (r.auth !== undefined || r.metering === 'own') return r;
         const limited = hardLimitedRoute(r, db, PLANS, config.marketplace, callsClock);
         return usage === undefined ? limited : countedRoute(limited, usage, callerOf);
       }),

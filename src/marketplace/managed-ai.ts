@@ -1,3 +1,4 @@
+import { logWarn } from '../observe/log.js';
 import { randomUUID } from 'node:crypto';
 import type { MarketplaceSettings } from '../config.js';
 import { ApiError } from '../errors.js';
@@ -46,7 +47,7 @@ export class ManagedAiMeter {
   ) {
     this.holdTtlMs = options.holdTtlMs ?? 300_000;
     this.clock = options.clock ?? (() => new Date());
-    this.log = options.log ?? ((m) => console.warn(m));
+    this.log = options.log ?? logWarn;
     this.billing = { [settings.billingHeader]: `${settings.managedAiBillingObject}=1` };
     const outage = new OutageLog(this.log);
     this.sweeper = setInterval(() => {

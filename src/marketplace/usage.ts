@@ -1,3 +1,4 @@
+import { logWarn } from '../observe/log.js';
 import type { RequestContext, Route } from '../http/router.js';
 import { isApiError } from '../errors.js';
 import { BatchedCounts } from '../store/batched-counts.js';
@@ -50,7 +51,7 @@ export class MarketplaceCallCounter {
     this.counts = new BatchedCounts({
       flushMs: options.flushMs,
       maxPending: options.maxPending ?? 10_000,
-      log: options.log ?? ((m) => console.warn(m)),
+      log: options.log ?? logWarn,
       what: 'usage counts',
       write: async (batch) => {
         await db.query(
@@ -70,16 +71,15 @@ export class MarketplaceCallCounter {
     });
   }
 
-  /** One call of `caller` to an endpoint of `endpointClass`, now. */
-  count(caller: MarketplaceCaller, endpointClass: EndpointClass): void {
+  /** `n` calls (one by default) of `caller` to an endpoint of `endpointClass`, now. */
+  count(caller: MarketplaceCaller, endpointClass: EndpointClass, n = 1): void {
     const month = this.month().key;
     const { user } = caller;
-    const calls = this.counts.count(`${month}\n${endpointClass}\n${user}`, () => ({
-      user,
-      month,
-      endpointClass,
-      plan: caller.plan.id,
-    }));
+    const calls = this.counts.count(
+      `${month}\n${endpointClass}\n${user}`,
+      () => ({ user, month, endpointClass, plan: caller.plan.id }),
+      n,
+    );
     // The plan is the user's latest: one changed mid-month is billed on the new one.
     calls.plan = caller.plan.id;
   }

@@ -11,6 +11,8 @@ import { type DestinationStream, type Logger, pino } from 'pino';
 export type LogFormat = 'text' | 'json';
 
 let logger: Logger | undefined;
+/** The stream the logger writes to, which request lines are written to directly. */
+let sink: DestinationStream | undefined;
 
 /**
  * Chooses the format for this process; json makes the pino logger, writing to stdout asynchronously, or to
@@ -20,6 +22,7 @@ let logger: Logger | undefined;
 export function configureLogs(format: LogFormat, destination?: DestinationStream): void {
   if (format === 'text') {
     logger = undefined;
+    sink = undefined;
     return;
   }
   if (logger !== undefined) return;
@@ -37,7 +40,13 @@ export function configureLogs(format: LogFormat, destination?: DestinationStream
       }
     }, FLUSH_MS).unref();
   }
-  logger = pino({ base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, destination ?? stdout!);
+  sink = destination ?? stdout!;
+  const json = pino({ base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, sink);
+  logger = json;
+  // Node's own warnings (a deprecation, too many listeners) are written to stderr as text unless the
+  // process listens for them itself: they become JSON lines too.
+  process.removeAllListeners('warning');
+  process.on('warning', (w) => json.warn({ warning: w.name }, w.message));
 }
 
 const BUFFER_BYTES = 8 * 1024;
@@ -50,6 +59,12 @@ export const jsonLogs = (): boolean => logger !== undefined;
 export function logInfo(msg: string): void {
   if (logger) logger.info(msg);
   else console.log(msg);
+}
+
+/** Something an operator should know of that is not a failure of a request: an outage, a fallback taken. */
+export function logWarn(msg: string): void {
+  if (logger) logger.warn(msg);
+  else console.warn(msg);
 }
 
 /** A failure: the message and the error's message and stack, never its request. */
@@ -76,21 +91,17 @@ export interface RequestLine {
   traceparent?: string;
 }
 
+/**
+ * A request's line is built here as a string and written to pino's destination, not through a pino call:
+ * one a request, it is the log's hot path, and the fields are few and known (the same shape as pino's:
+ * level, time, pid, the fields, msg). Every string that could hold a quote goes through JSON.stringify.
+ */
 export function logRequest(r: RequestLine): void {
-  if (logger) {
-    logger.info(
-      {
-        requestId: r.requestId,
-        role: r.role,
-        method: r.method,
-        route: r.route,
-        status: r.status,
-        durationMs: Math.round(r.durationMs * 10) / 10,
-        ...(r.customerId !== undefined && { customerId: r.customerId }),
-        ...(r.traceparent !== undefined && { traceparent: r.traceparent }),
-      },
-      'request',
-    );
+  if (sink !== undefined) {
+    let line = `{"level":30,"time":"${new Date().toISOString()}","pid":${process.pid},"requestId":${JSON.stringify(r.requestId)},"role":${JSON.stringify(r.role)},"method":${JSON.stringify(r.method)},"route":${JSON.stringify(r.route)},"status":${r.status},"durationMs":${Math.round(r.durationMs * 10) / 10}`;
+    if (r.customerId !== undefined) line += `,"customerId":${JSON.stringify(r.customerId)}`;
+    if (r.traceparent !== undefined) line += `,"traceparent":${JSON.stringify(r.traceparent)}`;
+    sink.write(`${line},"msg":"request"}\n`);
     return;
   }
   // Today's text line. The customer a relay acts for is an id, not a credential: it says whose traffic this was.

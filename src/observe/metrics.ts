@@ -72,7 +72,7 @@ export const engineErrors = counter(
 );
 export const credits = counter(
   'qrfarm_credits_total',
-  'Credits reserved, spent and released (given back) by the AI calls that cost one.',
+  'Credits of the AI calls that cost one: reserved, spent, released (given back by the call) and expired (given back by the sweeper, the call never settled).',
   ['event'],
 );
 export const aiCalls = counter(

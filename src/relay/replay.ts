@@ -1,3 +1,4 @@
+import { logWarn } from '../observe/log.js';
 import type { Redis } from 'ioredis';
 import { ApiError } from '../errors.js';
 import { RedisFallback } from '../redis.js';
@@ -74,7 +75,7 @@ export class RedisReplayMemory implements ReplayMemory {
   ) {
     this.keyPrefix = options.keyPrefix ?? 'qrfarm:relay-seen:';
     this.local = new InProcessReplayMemory(options.capacity);
-    this.fallback = new RedisFallback('relay signatures seen', options.log ?? ((line) => console.warn(line)));
+    this.fallback = new RedisFallback('relay signatures seen', options.log ?? logWarn);
   }
 
   firstSighting(id: string, expiresAtSec: number, nowSec: number): Promise<boolean> {

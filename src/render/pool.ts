@@ -1,3 +1,4 @@
+import { logError } from '../observe/log.js';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
@@ -26,7 +27,7 @@ export type PoolOptions = Pick<
   | 'heavyConcurrency'
   | 'recycleTasks'
   | 'recycleMb'
->;
+> & { batchWorkerSharePercent?: number };
 
 export interface PoolStats {
   workers: number;
@@ -40,6 +41,8 @@ export interface PoolStats {
   heavy: number;
   /** The anonymous Studio's renders running or waiting. */
   visitors: number;
+  /** Bulk items holding a worker. */
+  batch: number;
   completed: number;
   /** Renders whose client left while they ran: finished or stopped in their worker, which stayed. */
   abandoned: number;
@@ -54,7 +57,23 @@ const RETRY_AFTER = { 'Retry-After': '1' };
 export interface RenderOptions {
   /** For the anonymous Studio (a relay signed for a visitor): at most half the workers, see `visitorCap`. */
   visitor?: boolean;
+  /**
+   * A bulk job's item (src/batch): it waits for a worker without a time limit and outside the queue's
+   * length, and holds at most `batchCap` workers while single requests wait for one or have asked for one
+   * within SINGLE_QUIET_MS.
+   */
+  batch?: boolean;
 }
+
+/**
+ * How long after a single request asked for a render bulk items still keep to their share: a single request
+ * arriving a moment after the last finds the workers outside the share free instead of waiting for a bulk item.
+ */
+export const SINGLE_QUIET_MS = 1000;
+
+/** The workers bulk items may hold while single requests wait: the configured share, at least one. */
+export const batchCap = (workers: number, sharePercent: number): number =>
+  Math.max(1, Math.floor((workers * sharePercent) / 100));
 
 /**
  * The anonymous Studio's renders running or waiting at once: half the workers (one with one or two), so
@@ -104,6 +123,12 @@ export class RenderPool {
   private visitors = 0;
   /** Visitors' renders waiting for one of their share (takeVisitorSlot). */
   private readonly visitorLine: Waiter[] = [];
+  /** Bulk items holding a worker, and those waiting for one (acquireBatchWorker). */
+  private batchRunning = 0;
+  private readonly batchLine: Waiter[] = [];
+  private readonly batchCap: number;
+  /** When a single request last asked for a render (performance.now()). */
+  private lastSingleAt = Number.NEGATIVE_INFINITY;
   private abandoned = 0;
   private recycled = 0;
   /** The worker being retired: no render is handed to Piscina meanwhile. */
@@ -128,6 +153,7 @@ export class RenderPool {
       idleTimeout: 60_000,
       resourceLimits: { maxOldGenerationSizeMb: opts.workerHeapMb, maxYoungGenerationSizeMb: opts.workerYoungMb },
     });
+    this.batchCap = batchCap(opts.workers, opts.batchWorkerSharePercent ?? 50);
     this.recycler = new Recycler({ tasks: opts.recycleTasks, bytes: opts.recycleMb * 1024 * 1024 });
     this.piscina.on('message', (m: unknown) => {
       if (isWorkerReady(m)) this.warmed(m.threadId);
@@ -177,6 +203,7 @@ export class RenderPool {
       queued: this.waiting.length,
       heavy: this.heavy,
       visitors: this.visitors,
+      batch: this.batchRunning,
       completed: this.piscina.completed,
       abandoned: this.abandoned,
       recycled: this.recycled,
@@ -199,6 +226,11 @@ export class RenderPool {
    */
   async render(task: RenderTask, signal?: AbortSignal, options: RenderOptions = {}): Promise<RenderSuccess> {
     signal?.throwIfAborted();
+    if (options.batch === true) {
+      await this.acquireBatchWorker(signal);
+      return this.dispatch(task, signal, true);
+    }
+    this.lastSingleAt = performance.now();
     if (this.running + this.waiting.length >= this.capacity)
       throw new ApiError('SERVER_BUSY', { headers: RETRY_AFTER });
     const visitor = options.visitor === true;
@@ -272,10 +304,30 @@ export class RenderPool {
   }
 
   /**
-   * Waits in `line` until admitted, for at most the queue's wait (then SERVER_BUSY saying `busy`), leaving
-   * the line when the client goes.
+   * A worker's slot for a bulk item: at once when one is free and the batch holds fewer than its share, or
+   * no single request has asked for a render within SINGLE_QUIET_MS; else in the batch's own line, with no
+   * time limit (admitWaiting). A bulk item holding its share finishes soon enough to look again.
    */
-  private waitInLine(line: Waiter[], signal: AbortSignal | undefined, busy: string): Promise<void> {
+  private acquireBatchWorker(signal: AbortSignal | undefined): Promise<void> {
+    if (this.running < this.warm.size && this.retiring === undefined && this.batchMayRun()) {
+      this.running++;
+      this.batchRunning++;
+      return Promise.resolve();
+    }
+    // The slot is counted by admitWaiting as it admits.
+    return this.waitInLine(this.batchLine, signal, undefined);
+  }
+
+  private batchMayRun(): boolean {
+    if (this.batchRunning < this.batchCap) return true;
+    return this.waiting.length === 0 && performance.now() - this.lastSingleAt > SINGLE_QUIET_MS;
+  }
+
+  /**
+   * Waits in `line` until admitted, for at most the queue's wait (then SERVER_BUSY saying `busy`; no limit
+   * without one), leaving the line when the client goes.
+   */
+  private waitInLine(line: Waiter[], signal: AbortSignal | undefined, busy: string | undefined): Promise<void> {
     return new Promise((resolve, reject) => {
       const leave = (error: unknown) => {
         line.splice(line.indexOf(waiter), 1);
@@ -286,10 +338,13 @@ export class RenderPool {
         clearTimeout(timer);
         leave(signal?.reason);
       };
-      const timer = setTimeout(
-        () => leave(new ApiError('SERVER_BUSY', { message: busy, headers: RETRY_AFTER })),
-        this.opts.queueWaitMs,
-      );
+      const timer =
+        busy === undefined
+          ? undefined
+          : setTimeout(
+              () => leave(new ApiError('SERVER_BUSY', { message: busy, headers: RETRY_AFTER })),
+              this.opts.queueWaitMs,
+            );
       const waiter: Waiter = {
         admit: () => {
           clearTimeout(timer);
@@ -306,17 +361,27 @@ export class RenderPool {
    * Passes a finished render's slot straight to the next in line, so no newcomer can take it first; while a
    * worker is being retired, the slot is kept back, and the last render to finish retires it.
    */
-  private releaseWorker(): void {
+  private releaseWorker(batch: boolean): void {
     this.running--;
+    if (batch) this.batchRunning--;
     this.admitWaiting();
     if (this.running === 0 && this.retiring !== undefined) void this.retire(this.retiring);
   }
 
-  /** Hands the free slots of warm workers to the renders in line, first come first served. */
+  /**
+   * Hands the free slots of warm workers to the renders in line, first come first served; bulk items take
+   * one when no single request waits, or while they hold fewer than their share.
+   */
   private admitWaiting(): void {
-    while (this.retiring === undefined && this.running < this.warm.size && this.waiting.length > 0) {
-      this.running++;
-      this.waiting.shift()!.admit();
+    while (this.retiring === undefined && this.running < this.warm.size) {
+      if (this.batchLine.length > 0 && this.batchMayRun()) {
+        this.running++;
+        this.batchRunning++;
+        this.batchLine.shift()!.admit();
+      } else if (this.waiting.length > 0) {
+        this.running++;
+        this.waiting.shift()!.admit();
+      } else return;
     }
   }
 
@@ -338,7 +403,7 @@ export class RenderPool {
         this.recycled++;
       }
     } catch (e) {
-      console.error('retiring a render worker failed:', (e as Error).message);
+      logError('retiring a render worker failed', e);
     } finally {
       this.retiring = undefined;
       this.admitWaiting();
@@ -346,7 +411,7 @@ export class RenderPool {
   }
 
   /** Runs a render that holds a worker's slot; its time limit starts here. */
-  private async dispatch(task: RenderTask, signal: AbortSignal | undefined): Promise<RenderSuccess> {
+  private async dispatch(task: RenderTask, signal: AbortSignal | undefined, batch = false): Promise<RenderSuccess> {
     // The client's signal never reaches Piscina, which would terminate the worker; it raises the stop flag.
     const stop = newStopFlag();
     const onAbort = () => raiseStopFlag(stop);
@@ -374,10 +439,11 @@ export class RenderPool {
       throw this.failure(e, timeout, task.config.fileFormat);
     } finally {
       signal?.removeEventListener('abort', onAbort);
-      this.releaseWorker();
+      this.releaseWorker(batch);
     }
     observeRender(task, signal?.aborted ? 'abandoned' : out, since(started));
     if (signal?.aborted) throw this.abandon(signal);
+    if (!out.ok && out.internalError !== undefined) logError('render failed', out.internalError);
     if (!out.ok)
       throw new ApiError(out.code, {
         message: out.message,
@@ -400,7 +466,7 @@ export class RenderPool {
       });
     }
     // A worker that died (out of memory, killed) has already been replaced by Piscina.
-    console.error('render worker failed:', (e as Error).message);
+    logError('render worker failed', e);
     return new ApiError('QR_GENERATION_FAILED', {
       message: 'The rendering worker failed; the request can be retried.',
     });

@@ -40,6 +40,8 @@ export interface RenderFailure {
   field?: string;
   /** QR_UNSCANNABLE: the decoder families that did not read the last attempt. */
   failedDecoders?: Decoder[];
+  /** QR_GENERATION_FAILED: what was thrown in the worker, for the main thread's log (never the answer). */
+  internalError?: string;
 }
 
 export type RenderOutcome = RenderSuccess | RenderFailure;

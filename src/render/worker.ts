@@ -45,7 +45,12 @@ async function outcome(task: RenderTask): Promise<RenderOutcome> {
     // Stopped for a client that left: the pool discards whatever comes back, and this worker stays.
     if (e instanceof RenderStopped) throw e;
     if (isApiError(e)) return { ok: false, code: e.code, message: e.message, field: e.field };
-    console.error('render failed:', e);
-    return { ok: false, code: 'QR_GENERATION_FAILED', message: 'The rendering engine failed on this design.' };
+    // Logged by the pool on the main thread, where the log's format (text or JSON) is configured.
+    return {
+      ok: false,
+      code: 'QR_GENERATION_FAILED',
+      message: 'The rendering engine failed on this design.',
+      internalError: e instanceof Error ? (e.stack ?? e.message) : String(e),
+    };
   }
 }

@@ -12,7 +12,8 @@ import { EdgeCache } from '../gateway/edge-cache.js';
 import { EngineClient } from '../gateway/engine-client.js';
 import { gatewayRoutes } from '../gateway/gateway.js';
 import { CredentialThrottle } from '../gateway/failure-throttle.js';
-import { CustomerLimiter } from '../gateway/limits.js';
+import { BatchItemLimiter, CustomerLimiter } from '../gateway/limits.js';
+import { batchRelays, gatewayBatchRoutes } from '../gateway/batch.js';
 import { addressKey } from './visitors.js';
 import { type AdminAccess, openAdminAccess } from '../admin/access.js';
 import { adminHttpRoutes, adminRoutes } from '../admin/routes.js';
@@ -20,7 +21,7 @@ import type { RequestAuth } from '../http/auth.js';
 import { opsRoutes } from '../http/ops-routes.js';
 import { configureLogs } from '../observe/log.js';
 import type { Route } from '../http/router.js';
-import { HSTS } from '../http/response.js';
+import { HSTS } from '../http/answer-headers.js';
 import { startHttp } from '../http/server.js';
 import type { LoadedUws } from '../http/uws.js';
 import { connectRedis } from '../redis.js';
@@ -158,13 +159,23 @@ export async function startSite(
     log,
     keyOf: addressKey,
   });
+  const batchItems = new BatchItemLimiter(config.site.batchItemsPerDay, {
+    redis,
+    keyPrefix: `${config.redisKeyPrefix}limit:`,
+    log,
+  });
   const gateway = { accounts, limiter, engine, settings: config.site, edgeCache, credentialFailures };
+  const bulk = { ...gateway, batch: config.batch, batchItems };
   const apiRoutes: Route[] = [
     ...opsRoutes({ role: 'site', metricsToken: config.metricsToken, notReady: () => storeDown(db) }),
     ...gatewayRoutes(gateway),
+    ...gatewayBatchRoutes(bulk),
     ...(stripe === undefined ? [] : [stripeWebhookRoute(stripe, checkout)]),
   ];
-  const web = webRoutes({ ...gateway, config, db, redis, checkout, clock: options.accounts?.clock, log }, apiRoutes);
+  const web = webRoutes(
+    { ...gateway, batchRelays: batchRelays(bulk), config, db, redis, checkout, clock: options.accounts?.clock, log },
+    apiRoutes,
+  );
   const stopMaintenance = startMaintenance(accounts, { log, people: web.people });
   const routes: Route[] = [
     ...apiRoutes,

@@ -43,8 +43,8 @@ export class SessionCookies {
   }
 
   /**
-   * The guard of the account routes: the browser's session (session_required without one) and, on anything but a GET,
-   * its X-CSRF-Token (csrf_failed).
+   * The guard of the account routes: the browser's session (session_required without one) and, on anything
+   * but a GET (POST, PATCH, DELETE), its X-CSRF-Token (csrf_failed).
    */
   readonly guard: Guard<SignedIn> = {
     scheme: 'session',

@@ -6,8 +6,8 @@ import { rateLimitedError, WindowLimiter } from '../gateway/limits.js';
 import { parseClientAddress } from '../http/address.js';
 
 /**
- * Who a limit counts when there is no customer: the client's address as the socket saw it (no forwarding
- * header is trusted). An IPv6 client is counted by its /64, the block one subscriber usually holds, so
+ * Who a limit counts when there is no customer: the client's address as the socket saw it, or the client a
+ * proxy of QR_TRUSTED_PROXIES forwarded for (src/http/client-address.ts). An IPv6 client is counted by its /64, the block one subscriber usually holds, so
  * walking through the addresses of one's own network does not reset the count.
  */
 export function addressKey(address: string): string {

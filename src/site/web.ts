@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createPeople } from '../accounts/index.js';
 import type { Accounts, Clock, People } from '../accounts/types.js';
 import type { Config } from '../config.js';
+import type { BatchRelays } from '../gateway/batch.js';
 import type { GatewayDeps } from '../gateway/gateway.js';
 import type { Checkout } from '../checkout/checkout.js';
 import { checkoutRoutes } from '../checkout/routes.js';
@@ -10,6 +11,7 @@ import type { Db } from '../store/index.js';
 import type { Redis } from 'ioredis';
 import { AccountMailer } from './account-mail.js';
 import { accountRoutes } from './account-routes.js';
+import { accountBatchRoutes } from './batch-routes.js';
 import { designRoutes } from './design-routes.js';
 import { orderRoutes } from './order-routes.js';
 import { sessionRoutes } from './session-routes.js';
@@ -27,6 +29,8 @@ export interface WebDeps extends GatewayDeps {
   db: Db;
   redis: Redis | undefined;
   checkout: Checkout;
+  /** The bulk calls, for the Studio's bulk page. */
+  batchRelays: BatchRelays;
   clock?: Clock;
   log: (msg: string) => void;
 }
@@ -44,6 +48,7 @@ export function webRoutes(deps: WebDeps, apiRoutes: Route[]): { people: People; 
   const account = [
     ...sessionRoutes({ people, cookies, visitors, mailer, publicUrl: deps.config.site.publicUrl }),
     ...accountRoutes({ ...deps, people, cookies, visitors, mailer, publicUrl: deps.config.site.publicUrl }),
+    ...accountBatchRoutes(cookies.guard, deps.batchRelays),
     ...checkoutRoutes({ checkout: deps.checkout, limiter: deps.limiter, guard: cookies.guard }),
     ...designRoutes({ accounts: deps.accounts, guard: cookies.guard }),
     ...orderRoutes({ accounts: deps.accounts, guard: cookies.guard }),

@@ -36,15 +36,15 @@ export class BatchedCounts<R> {
     this.timer.unref();
   }
 
-  /** One count of the row `key` names, made by `make` if it is not waiting; returns the row, to update. */
-  count(key: string, make: () => R): R {
+  /** `n` counts (one by default) of the row `key` names, made by `make` if it is not waiting; returns the row, to update. */
+  count(key: string, make: () => R, n = 1): R {
     const entry = this.pending.get(key);
     if (entry !== undefined) {
-      entry.n++;
+      entry.n += n;
       return entry.row;
     }
     const row = make();
-    this.pending.set(key, { row, n: 1 });
+    this.pending.set(key, { row, n });
     if (this.options.maxPending !== undefined && this.pending.size >= this.options.maxPending) void this.flush();
     return row;
   }

@@ -162,6 +162,31 @@ describe('GET /metrics', () => {
     expect(delta('qrfarm_edge_cache_total')).toBe(2);
   });
 
+  it('counts the credits the expiry sweeper gives back as expired, not as released', async () => {
+    const held = await consumer.customer(3);
+    const now = new Date();
+    const reservations = [
+      await consumer.accounts.reserveCredit(held.id, now),
+      await consumer.accounts.reserveCredit(held.id, now),
+    ];
+    expect(reservations.every((r) => r !== null)).toBe(true);
+    const before = await scrape(consumer.siteUrl);
+    const afterExpiry = new Date(Math.max(...reservations.map((r) => r!.expiresAt.getTime())) + 1);
+    const swept = await consumer.accounts.sweepExpiredReservations(afterExpiry);
+    expect(swept).toBeGreaterThanOrEqual(2);
+    expect(await consumer.accounts.balance(held.id, afterExpiry)).toEqual({ available: 3, reserved: 0 });
+    const after = await scrape(consumer.siteUrl);
+    const delta = (event: string) =>
+      sampleSum(after, 'qrfarm_credits_total', { event }) - sampleSum(before, 'qrfarm_credits_total', { event });
+    expect(delta('expired')).toBe(swept);
+    expect(delta('released')).toBe(0);
+    // A second sweep finds nothing left to give back, and counts nothing.
+    expect(await consumer.accounts.sweepExpiredReservations(afterExpiry)).toBe(0);
+    expect(sampleSum(await scrape(consumer.siteUrl), 'qrfarm_credits_total', { event: 'expired' })).toBe(
+      sampleSum(after, 'qrfarm_credits_total', { event: 'expired' }),
+    );
+  });
+
   it('answers loopback clients; elsewhere only the Bearer token, compared whole', () => {
     const check = makeSecretCheck('metrics-token-0123456789');
     for (const loopback of [
@@ -271,6 +296,7 @@ describe('GET /healthz and /readyz', () => {
         maxMultipartBytes: 1024,
         bodyTimeoutMs: 1000,
         logRequests: false,
+        trustedProxies: [],
         unreadHeaders: new Set(),
         serves: 'engine',
       },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClientGone } from '../../src/http/response.js';
+import { ClientGone } from '../../src/http/client-gone.js';
 import { EdgeCache, namesRemoteImage } from '../../src/gateway/edge-cache.js';
 import { type RelayCall, relayCall } from '../../src/gateway/engine-client.js';
 

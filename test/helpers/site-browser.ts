@@ -21,7 +21,11 @@ export class SiteBrowser {
   email = '';
   customerId = '';
 
-  constructor(private readonly origin: string) {}
+  /** `from`: the client address it calls from (any of 127.0.0.0/8; default the system's choice). */
+  constructor(
+    private readonly origin: string,
+    private readonly from?: string,
+  ) {}
 
   get cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -41,6 +45,7 @@ export class SiteBrowser {
     const a = await call(this.origin, path, {
       body,
       method,
+      from: this.from,
       headers: { cookie: this.cookieHeader, ...(method !== 'GET' && { 'x-csrf-token': this.csrf }), ...headers },
     });
     for (const line of a.headers.getSetCookie()) {

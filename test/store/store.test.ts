@@ -48,11 +48,15 @@ describe.each(DRIVERS)('migrations on %s', (driver) => {
     const before = await tables();
     expect(before).toEqual([
       'api_keys',
+      'batch_jobs',
+      'batch_results',
       'credit_ledger',
       'credit_reservations',
       'customers',
+      'designs',
       'email_tokens',
       'idempotency_keys',
+      'invoices',
       'managed_ai_holds',
       'managed_ai_usage',
       'marketplace_call_quota',

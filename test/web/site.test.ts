@@ -204,7 +204,7 @@ describe('the Studio', () => {
     await page.getByLabel('Category').selectOption('restaurant');
     const template = (await call(c.siteUrl, `/api/studio/templates/${await firstTemplateId('restaurant')}`)).body;
     // Chosen by name once the filtered list shows it: the first of all categories is another one.
-    await page.getByRole('button', { name: template.name }).click();
+    await page.getByRole('option', { name: template.name }).click();
     await page.getByText(`Template “${template.name}” loaded`).waitFor();
 
     await page.locator('#f-primaryColor').fill('#5A1E0F');

@@ -5,7 +5,8 @@ import { sql as receipts } from './004-receipts.js';
 import { sql as people } from './005-people.js';
 import { sql as callQuota } from './006-call-quota.js';
 import { sql as lifecycle } from './007-lifecycle.js';
-import { sql as designsInvoices } from './008-designs-invoices.js';
+import { sql as batch } from './008-batch.js';
+import { sql as designsInvoices } from './009-designs-invoices.js';
 
 export interface Migration {
   /** Applied in this order, each once; never renumber or edit one that has shipped. */
@@ -27,5 +28,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'people', sql: people },
   { version: 6, name: 'call-quota', sql: callQuota },
   { version: 7, name: 'lifecycle', sql: lifecycle },
-  { version: 8, name: 'designs-invoices', sql: designsInvoices },
+  { version: 8, name: 'batch', sql: batch },
+  { version: 9, name: 'designs-invoices', sql: designsInvoices },
 ];

@@ -7,6 +7,7 @@ import '../styles.css';
 
 const NAV = [
   { href: '/studio', label: 'Studio' },
+  { href: '/bulk', label: 'Bulk' },
   { href: '/pricing', label: 'Pricing' },
   { href: '/docs', label: 'API docs' },
   { href: '/dashboard', label: 'Dashboard' },

@@ -65,6 +65,15 @@ export const rememberCsrfToken = (token: string): void => {
   csrfToken = token;
 };
 
+/** The CSRF token of this browser, for a request the helpers here do not make (a CSV body, a DELETE). */
+export async function currentCsrfToken(): Promise<string> {
+  if (csrfToken === undefined) await loadSession();
+  return csrfToken ?? '';
+}
+
+/** Reads an answer as the helpers here do: the JSON on success, an ApiFailure otherwise. */
+export const readAnswer = <T>(res: Response): Promise<T> => read<T>(res);
+
 export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
   return read<T>(await fetch(path, { credentials: 'same-origin', signal }));
 }

@@ -4,20 +4,15 @@ import { mountPage } from '../components/layout.js';
 import { SaveDesign } from '../components/save-design.js';
 import { AiBox } from '../studio/ai.js';
 import { type ContentState, ContentPanel } from '../studio/content.js';
-import { adoptDesign, type Design, designProblems, START_DESIGN } from '../studio/design.js';
+import { adoptDesign, type Design, designProblems, type Pace, START_DESIGN } from '../studio/design.js';
 import { Export } from '../studio/export.js';
-import {
-  ColourField,
-  EyesField,
-  type FieldProps,
-  GradientField,
-  ImageField,
-  Picker,
-  SchemaField,
-} from '../studio/fields.js';
-import { Preview } from '../studio/preview.js';
+import { ColourField, EyesField, type FieldProps, GradientField, Picker, SchemaField } from '../studio/fields.js';
+import { fieldName, inPageWords } from '../studio/labels.js';
+import { ImageField } from '../studio/image-field.js';
+import { Preview, PreviewDock } from '../studio/preview.js';
 import { PrintCheck } from '../studio/print-check.js';
 import { TemplateGallery } from '../studio/templates.js';
+import { usePreview } from '../studio/use-preview.js';
 
 /** Every design field, in groups a person looks for: each group folds away. */
 function DesignPanel(props: FieldProps) {
@@ -34,11 +29,11 @@ function DesignPanel(props: FieldProps) {
         'Shapes',
         true,
         <>
-          <Picker {...props} field="moduleShape" label="Module shape" />
+          <Picker {...props} field="moduleShape" />
           <div class="row">
-            <SchemaField {...props} path="moduleScale" label="Module size" />
-            <SchemaField {...props} path="moduleSizeVariation" label="Size variation" />
-            <SchemaField {...props} path="qrShapeRadius" label="Rounding of the whole code" />
+            <SchemaField {...props} path="moduleScale" />
+            <SchemaField {...props} path="moduleSizeVariation" />
+            <SchemaField {...props} path="qrShapeRadius" />
           </div>
         </>,
       )}
@@ -47,14 +42,14 @@ function DesignPanel(props: FieldProps) {
         true,
         <>
           <div class="row">
-            <ColourField {...props} path="primaryColor" label="Code colour" />
-            <ColourField {...props} path="backgroundColor" label="Background colour" />
+            <ColourField {...props} path="primaryColor" />
+            <ColourField {...props} path="backgroundColor" />
           </div>
-          <GradientField {...props} path="foregroundGradient" label="Code gradient" />
-          <GradientField {...props} path="backgroundGradient" label="Background gradient" />
+          <GradientField {...props} path="foregroundGradient" />
+          <GradientField {...props} path="backgroundGradient" />
           <div class="row">
-            <ColourField {...props} path="alignmentColor" label="Alignment pattern colour" />
-            <ColourField {...props} path="timingColor" label="Timing pattern colour" />
+            <ColourField {...props} path="alignmentColor" />
+            <ColourField {...props} path="timingColor" />
           </div>
         </>,
       )}
@@ -62,14 +57,14 @@ function DesignPanel(props: FieldProps) {
         'Eyes',
         false,
         <>
-          <Picker {...props} field="finderOuterShape" label="Eye ring shape" />
-          <Picker {...props} field="finderInnerShape" label="Eye centre shape" />
+          <Picker {...props} field="finderOuterShape" />
+          <Picker {...props} field="finderInnerShape" />
           <div class="row">
-            <ColourField {...props} path="finderOuterColor" label="Ring colour" />
-            <ColourField {...props} path="finderInnerColor" label="Centre colour" />
+            <ColourField {...props} path="finderOuterColor" />
+            <ColourField {...props} path="finderInnerColor" />
           </div>
-          <GradientField {...props} path="finderOuterGradient" label="Ring gradient" />
-          <GradientField {...props} path="finderInnerGradient" label="Centre gradient" />
+          <GradientField {...props} path="finderOuterGradient" />
+          <GradientField {...props} path="finderInnerGradient" />
           <EyesField {...props} />
         </>,
       )}
@@ -77,12 +72,12 @@ function DesignPanel(props: FieldProps) {
         'Logo',
         false,
         <>
-          <ImageField {...props} path="logoBase64" label="Logo" />
+          <ImageField {...props} path="logoBase64" />
           <div class="row">
-            <SchemaField {...props} path="logoSizePercent" label="Logo size (%)" />
-            <SchemaField {...props} path="logoPaddingPercent" label="Space around the logo (%)" />
-            <SchemaField {...props} path="logoPlateShape" label="Plate behind the logo" />
-            <ColourField {...props} path="logoPlateColor" label="Plate colour" />
+            <SchemaField {...props} path="logoSizePercent" />
+            <SchemaField {...props} path="logoPaddingPercent" />
+            <SchemaField {...props} path="logoPlateShape" />
+            <ColourField {...props} path="logoPlateColor" />
           </div>
         </>,
       )}
@@ -90,10 +85,10 @@ function DesignPanel(props: FieldProps) {
         'Background image',
         false,
         <>
-          <ImageField {...props} path="backgroundImageBase64" label="Background image" />
+          <ImageField {...props} path="backgroundImageBase64" />
           <div class="row">
-            <SchemaField {...props} path="backgroundImageOpacity" label="Opacity" />
-            <SchemaField {...props} path="backgroundImageFit" label="Fit" />
+            <SchemaField {...props} path="backgroundImageOpacity" />
+            <SchemaField {...props} path="backgroundImageFit" />
           </div>
         </>,
       )}
@@ -101,13 +96,13 @@ function DesignPanel(props: FieldProps) {
         'Frame and caption',
         false,
         <>
-          <Picker {...props} field="frameStyle" label="Frame" />
-          <SchemaField {...props} path="ctaText" label="Caption" />
+          <Picker {...props} field="frameStyle" />
+          <SchemaField {...props} path="ctaText" />
           <div class="row">
-            <SchemaField {...props} path="fontFamily" label="Typeface" />
-            <ColourField {...props} path="ctaTextColor" label="Caption colour" />
-            <ColourField {...props} path="frameColor" label="Frame colour" />
-            <ColourField {...props} path="frameTextColor" label="Frame text colour" />
+            <SchemaField {...props} path="fontFamily" />
+            <ColourField {...props} path="ctaTextColor" />
+            <ColourField {...props} path="frameColor" />
+            <ColourField {...props} path="frameTextColor" />
           </div>
         </>,
       )}
@@ -115,11 +110,11 @@ function DesignPanel(props: FieldProps) {
         'Centre text',
         false,
         <>
-          <SchemaField {...props} path="centerText.text" label="Text across the centre" />
+          <SchemaField {...props} path="centerText.text" />
           <div class="row">
-            <ColourField {...props} path="centerText.color" label="Text colour" />
-            <ColourField {...props} path="centerText.backgroundColor" label="Band colour" />
-            <SchemaField {...props} path="centerText.fontSize" label="Font size (px)" />
+            <ColourField {...props} path="centerText.color" />
+            <ColourField {...props} path="centerText.backgroundColor" />
+            <SchemaField {...props} path="centerText.fontSize" />
           </div>
         </>,
       )}
@@ -127,12 +122,12 @@ function DesignPanel(props: FieldProps) {
         'Size, format and scanning',
         false,
         <div class="row">
-          <SchemaField {...props} path="outputWidth" label="Width (px)" />
-          <SchemaField {...props} path="fileFormat" label="Format of the copied design" />
-          <SchemaField {...props} path="eccLevel" label="Error correction" />
-          <SchemaField {...props} path="quietZone" label="Quiet zone (modules)" />
-          <SchemaField {...props} path="minVersion" label="Smallest version" />
-          <SchemaField {...props} path="strictScannability" label="Fix problems automatically" />
+          <SchemaField {...props} path="outputWidth" />
+          <SchemaField {...props} path="fileFormat" />
+          <SchemaField {...props} path="eccLevel" />
+          <SchemaField {...props} path="quietZone" />
+          <SchemaField {...props} path="minVersion" />
+          <SchemaField {...props} path="strictScannability" />
         </div>,
       )}
     </section>
@@ -140,8 +135,8 @@ function DesignPanel(props: FieldProps) {
 }
 
 function Studio() {
-  const [content, setContent] = useState<ContentState>({ content: undefined, busy: true });
-  const [design, setDesign] = useState<Design>(START_DESIGN);
+  const [content, setContent] = useState<ContentState>({ content: undefined, busy: true, typed: false });
+  const [{ design, pace }, setEdit] = useState<{ design: Design; pace: Pace }>({ design: START_DESIGN, pace: 'now' });
   const [serverError, setServerError] = useState<{ field: string; message: string }>();
   const [loaded, setLoaded] = useState<string>();
 
@@ -150,21 +145,28 @@ function Studio() {
     if (serverError && !p.has(serverError.field)) p.set(serverError.field, serverError.message);
     return p;
   }, [content.content, design, serverError]);
-  const onChange = useCallback((d: Design) => {
+  const onChange = useCallback((d: Design, p: Pace) => {
     setServerError(undefined);
-    setDesign(d);
+    setEdit({ design: d, pace: p });
+  }, []);
+  // Content typed into the link or text box is a run of changes too; a helper's built content comes at once.
+  const onContent = useCallback((s: ContentState) => {
+    setContent(s);
+    setEdit((e) => ({ ...e, pace: s.typed ? 'typing' : 'now' }));
   }, []);
   const onFieldError = useCallback(
     (field: string | undefined, message: string | undefined) =>
-      setServerError(field && message ? { field, message } : undefined),
+      setServerError(field && message ? { field, message: inPageWords(message) } : undefined),
     [],
   );
+  const refused = [...problems.keys()].find((f) => f !== serverError?.field);
   const blocked =
     content.busy || content.content === undefined
-      ? 'Waiting for valid content.'
-      : [...problems.keys()].some((f) => f !== serverError?.field)
-        ? 'A design field needs attention.'
+      ? 'Waiting for the content: fill in “1. Content” above.'
+      : refused !== undefined
+        ? `“${fieldName(refused)}” needs a change before the code can be drawn: see the message under it.`
         : undefined;
+  const preview = usePreview(content.content, design, blocked, pace, onFieldError);
   const props = { design, onChange, problems };
 
   return (
@@ -176,10 +178,10 @@ function Studio() {
       </p>
       <div class="studio">
         <div>
-          <ContentPanel onContent={setContent} />
+          <ContentPanel onContent={onContent} />
           <TemplateGallery
             onDesign={(d, name) => {
-              onChange(adoptDesign(design, d));
+              onChange(adoptDesign(design, d), 'now');
               setLoaded(`Template “${name}” loaded: every field below can still be changed.`);
             }}
           />
@@ -191,7 +193,7 @@ function Studio() {
             content={content.content}
             design={design}
             onDesign={(d) => {
-              onChange(adoptDesign(design, d));
+              onChange(adoptDesign(design, d), 'now');
               setLoaded('The AI’s design is loaded: every field below can still be changed.');
             }}
           />
@@ -199,17 +201,18 @@ function Studio() {
             design={design}
             onOpen={(d, name) => {
               // The whole saved design, its pictures and size included: it is the person's own.
-              onChange(d);
+              onChange(d, 'now');
               setLoaded(`Saved design “${name}” loaded: every field below can still be changed.`);
             }}
           />
         </div>
         <div class="preview-pane">
-          <Preview content={content.content} design={design} blocked={blocked} onFieldError={onFieldError} />
+          <Preview state={preview} blocked={blocked} />
           <PrintCheck content={blocked === undefined ? content.content : undefined} design={design} />
           <Export content={blocked === undefined ? content.content : undefined} design={design} />
         </div>
       </div>
+      <PreviewDock state={preview} blocked={blocked} />
     </>
   );
 }

@@ -7,6 +7,7 @@ import { useSession } from '../lib/session.js';
 import { STYLE_PRESETS } from '../../../src/ai/system-prompt.js';
 import type { AccountJson } from '../../../src/wire/site.js';
 import type { Design } from './design.js';
+import { Refusal } from './words.js';
 
 interface AiAnswer {
   generatedConfig: Design;
@@ -119,7 +120,7 @@ export function AiBox({
       </div>
       {error && (
         <Notice kind="error">
-          {error.message}
+          <Refusal failure={error} />
           {error.envelope.pricing && (
             <>
               {' '}

@@ -60,6 +60,17 @@ const LABELS: Record<string, string> = {
   information: 'Note to the payer',
 };
 
+/**
+ * A helper's refusal with its fields named as the form labels them: when the sentence is about fields
+ * (it starts with one, or names one in camelCase), every field of the helper in it is replaced by its label.
+ */
+function inFormWords(type: HelperType, text: string): string {
+  const names = Object.keys(CONTENT_SCHEMAS[type].properties);
+  const aboutFields = names.some((n) => text.startsWith(`${n} `) || (/[A-Z]/.test(n) && text.includes(n)));
+  if (!aboutFields) return text;
+  return text.replace(/\b\w+\b/g, (w) => (names.includes(w) && LABELS[w] ? `“${LABELS[w]}”` : w));
+}
+
 /** Event times: the browser's date-time picker, sent as ISO 8601 with this computer's offset. */
 const DATE_TIMES = new Set(['start', 'end']);
 
@@ -96,6 +107,8 @@ export interface ContentState {
   /** The payload to encode, once the form is valid and, for a helper, built by the server. */
   content: string | undefined;
   busy: boolean;
+  /** Typed into the link or text box, one of a run of keys (rather than built by a helper). */
+  typed: boolean;
 }
 
 /**
@@ -119,34 +132,43 @@ export function ContentPanel({ onContent }: { onContent: (s: ContentState) => vo
       const problems = check(content, contentProperty as SchemaNode, {}, 'content');
       setErrors(new Map(problems.map((p) => [p.field, p.message])));
       setBuilt(undefined);
-      onContent({ content: problems.length === 0 ? content : undefined, busy: false });
+      onContent({ content: problems.length === 0 ? content : undefined, busy: false, typed: true });
       return;
     }
     const body = bodyOf(kind, values);
+    // Nothing typed yet is no mistake: the form waits for its first field rather than being refused.
+    const untouched = Object.entries(values).every(
+      ([k, v]) => v === '' || v === false || START_VALUES[kind]?.[k] === v,
+    );
+    if (untouched) {
+      setErrors(new Map());
+      onContent({ content: undefined, busy: false, typed: false });
+      return;
+    }
     const problems = check(body, CONTENT_SCHEMAS[kind] as unknown as SchemaNode);
     setErrors(new Map(problems.map((p) => [p.field, p.message])));
     if (problems.length > 0) {
-      onContent({ content: undefined, busy: false });
+      onContent({ content: undefined, busy: false, typed: false });
       return;
     }
     const controller = new AbortController();
     pending.current = controller;
-    onContent({ content: undefined, busy: true });
+    onContent({ content: undefined, busy: true, typed: false });
     const timer = setTimeout(() => {
       postJson<{ content: string }>(`/api/studio/content/${kind}`, body, { signal: controller.signal })
         .then((r) => {
           setBuilt(r.content);
-          onContent({ content: r.content, busy: false });
+          onContent({ content: r.content, busy: false, typed: false });
         })
         .catch((e: unknown) => {
           if (isAbort(e)) return;
           const failure = asFailure(e);
           const field = failure.field ?? '';
           // The server's refusal is shown whether or not its field was touched: it is why nothing renders.
-          setErrors(new Map([[field, failure.message]]));
+          setErrors(new Map([[field, inFormWords(kind, failure.message)]]));
           setServerField(field);
           setBuilt(undefined);
-          onContent({ content: undefined, busy: false });
+          onContent({ content: undefined, busy: false, typed: false });
         });
     }, 300);
     return () => clearTimeout(timer);

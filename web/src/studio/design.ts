@@ -8,6 +8,13 @@ export const SCHEMA = qrConfigSchema as unknown as SchemaNode & { properties: Re
 export const DEFINITIONS = definitions as unknown as Record<string, SchemaNode>;
 export const DEFAULTS: Readonly<Record<string, unknown>> = QR_DEFAULTS;
 
+/**
+ * How soon a change is worth a new preview: `now` for a choice made in one go (a list, a check box, a
+ * picture, a template), `typing` for one of a run of changes (keys in a text box, a colour or a slider
+ * being dragged), which waits for a pause.
+ */
+export type Pace = 'now' | 'typing';
+
 /** What a new Studio session starts from: a print-friendly size and the service's defaults otherwise. */
 export const START_DESIGN: Design = { outputWidth: 1024 };
 

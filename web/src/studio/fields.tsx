@@ -1,6 +1,6 @@
-import { useState } from 'preact/hooks';
 import { Field } from '../components/field.js';
-import { DEFAULTS, type Design, fieldSchema } from './design.js';
+import { DEFAULTS, type Design, fieldSchema, type Pace } from './design.js';
+import { colourDefault, EYES, hintOf, labelOf } from './labels.js';
 
 /** The value at a dotted path (`centerText.color`, `finderEyes.1.rotation`). */
 export function valueAt(design: Design, path: string): unknown {
@@ -38,19 +38,23 @@ export function withValue(design: Design, path: string, value: unknown): Design 
 
 export interface FieldProps {
   design: Design;
-  onChange: (d: Design) => void;
+  onChange: (d: Design, pace: Pace) => void;
   problems: Map<string, string>;
 }
 
-const idOf = (path: string) => `f-${path.replace(/\./g, '-')}`;
+/** A control of one field; its label is the page's (labels.ts) unless given. */
+export type Control = FieldProps & { path: string; label?: string };
 
-/** The schema's description, as the hint under a control. */
-const hintOf = (path: string) => fieldSchema(path).description;
+export const idOf = (path: string) => `f-${path.replace(/\./g, '-')}`;
 
-/** A hex colour: the browser's picker for #RRGGBB beside a text box that also takes #RGB and #RRGGBBAA. */
-export function ColourField({ path, label, design, onChange, problems }: FieldProps & { path: string; label: string }) {
+/**
+ * A hex colour: the browser's picker for #RRGGBB beside a text box that also takes #RGB and #RRGGBBAA.
+ * Empty, the box says what the colour then is in this design (the code colour it follows, say).
+ */
+export function ColourField({ path, label = labelOf(path), design, onChange, problems }: Control) {
   const value = valueAt(design, path) as string | undefined;
-  const fallback = (DEFAULTS[path] as string | undefined) ?? '#000000';
+  const standIn = colourDefault(design, path);
+  const fallback = standIn.colour;
   const shown = value ?? '';
   const sixDigit = /^#[0-9a-f]{6}$/i.test(shown)
     ? shown
@@ -68,15 +72,15 @@ export function ColourField({ path, label, design, onChange, problems }: FieldPr
             type="color"
             aria-label={`${label}: colour picker`}
             value={sixDigit}
-            onInput={(e) => onChange(withValue(design, path, e.currentTarget.value.toUpperCase()))}
+            onInput={(e) => onChange(withValue(design, path, e.currentTarget.value.toUpperCase()), 'typing')}
           />
           <input
             {...a}
             type="text"
-            placeholder={value === undefined ? `default ${fallback}` : undefined}
+            placeholder={value === undefined ? standIn.words : undefined}
             value={shown}
             spellcheck={false}
-            onInput={(e) => onChange(withValue(design, path, e.currentTarget.value.trim() || undefined))}
+            onInput={(e) => onChange(withValue(design, path, e.currentTarget.value.trim() || undefined), 'typing')}
           />
         </div>
       )}
@@ -91,17 +95,18 @@ export function ColourField({ path, label, design, onChange, problems }: FieldPr
  */
 export function SchemaField({
   path,
-  label,
+  label = labelOf(path),
   design,
   onChange,
   problems,
   multiline,
-}: FieldProps & { path: string; label: string; multiline?: boolean }) {
+}: Control & { multiline?: boolean }) {
   const schema = fieldSchema(path);
   const value = valueAt(design, path);
   const fallback = DEFAULTS[path];
   const id = idOf(path);
-  const set = (v: unknown) => onChange(withValue(design, path, v));
+  const hint = hintOf(path);
+  const set = (v: unknown, pace: Pace = 'now') => onChange(withValue(design, path, v), pace);
   if (schema.type === 'boolean')
     return (
       <div class="field">
@@ -116,12 +121,12 @@ export function SchemaField({
           <span>{label}</span>
         </label>
         <p class="hint" id={`${id}-hint`}>
-          {schema.description}
+          {hint}
         </p>
       </div>
     );
   return (
-    <Field id={id} label={label} hint={schema.description} error={problems.get(path)}>
+    <Field id={id} label={label} hint={hint} error={problems.get(path)}>
       {(a) => {
         if (schema.enum !== undefined)
           return (
@@ -146,7 +151,7 @@ export function SchemaField({
         if (schema.type === 'number' || schema.type === 'integer') {
           const n = (value ?? fallback) as number | undefined;
           const step = schema.type === 'integer' ? 1 : (schema.maximum ?? 1) - (schema.minimum ?? 0) <= 2 ? 0.01 : 1;
-          const setNumber = (raw: string) => set(raw === '' ? undefined : Number(raw));
+          const setNumber = (raw: string) => set(raw === '' ? undefined : Number(raw), 'typing');
           return (
             <div class="row">
               {schema.minimum !== undefined && schema.maximum !== undefined && (
@@ -166,7 +171,9 @@ export function SchemaField({
                 min={schema.minimum}
                 max={schema.maximum}
                 step={step}
-                placeholder={n === undefined ? 'default' : undefined}
+                placeholder={
+                  value === undefined ? (fallback === undefined ? 'Default' : `Default ${fallback}`) : undefined
+                }
                 value={value === undefined ? '' : String(value)}
                 onInput={(e) => setNumber(e.currentTarget.value)}
               />
@@ -175,9 +182,9 @@ export function SchemaField({
         }
         const text = (value as string | undefined) ?? '';
         return multiline ? (
-          <textarea {...a} value={text} onInput={(e) => set(e.currentTarget.value || undefined)} />
+          <textarea {...a} value={text} onInput={(e) => set(e.currentTarget.value || undefined, 'typing')} />
         ) : (
-          <input {...a} type="text" value={text} onInput={(e) => set(e.currentTarget.value || undefined)} />
+          <input {...a} type="text" value={text} onInput={(e) => set(e.currentTarget.value || undefined, 'typing')} />
         );
       }}
     </Field>
@@ -185,7 +192,12 @@ export function SchemaField({
 }
 
 /** A shape (or frame) chosen by its picture, drawn by the engine: a radio group, arrow keys move the choice. */
-export function Picker({ field, label, design, onChange }: FieldProps & { field: string; label: string }) {
+export function Picker({
+  field,
+  label = labelOf(field),
+  design,
+  onChange,
+}: FieldProps & { field: string; label?: string }) {
   const schema = fieldSchema(field);
   const current = (design[field] ?? DEFAULTS[field]) as string;
   return (
@@ -199,7 +211,7 @@ export function Picker({ field, label, design, onChange }: FieldProps & { field:
               name={field}
               value={name}
               checked={current === name}
-              onChange={() => onChange(withValue(design, field, name === DEFAULTS[field] ? undefined : name))}
+              onChange={() => onChange(withValue(design, field, name === DEFAULTS[field] ? undefined : name), 'now')}
             />
             <img
               src={`/api/studio/shapes/${field}/${name}`}
@@ -218,13 +230,7 @@ export function Picker({ field, label, design, onChange }: FieldProps & { field:
 }
 
 /** A two-to-eight-stop gradient of one design field; off means the plain colour applies. */
-export function GradientField({
-  path,
-  label,
-  design,
-  onChange,
-  problems,
-}: FieldProps & { path: string; label: string }) {
+export function GradientField({ path, label = labelOf(path), design, onChange, problems }: Control) {
   const g = valueAt(design, path) as
     | { type: string; rotation?: number; stops: { offset: number; color: string }[] }
     | undefined;
@@ -245,6 +251,7 @@ export function GradientField({
             }
           : undefined,
       ),
+      'now',
     );
   return (
     <fieldset>
@@ -256,21 +263,14 @@ export function GradientField({
       {g && (
         <>
           <div class="row">
-            <SchemaField path={`${path}.type`} label="Kind" design={design} onChange={onChange} problems={problems} />
-            <SchemaField
-              path={`${path}.rotation`}
-              label="Direction (degrees)"
-              design={design}
-              onChange={onChange}
-              problems={problems}
-            />
+            <SchemaField path={`${path}.type`} design={design} onChange={onChange} problems={problems} />
+            <SchemaField path={`${path}.rotation`} design={design} onChange={onChange} problems={problems} />
           </div>
           <div class="row">
             {g.stops.map((_, i) => (
               <ColourField
                 key={i}
                 path={`${path}.stops.${i}.color`}
-                label={i === 0 ? 'From colour' : 'To colour'}
                 design={design}
                 onChange={onChange}
                 problems={problems}
@@ -283,8 +283,6 @@ export function GradientField({
   );
 }
 
-const EYES = ['Top-left eye', 'Top-right eye', 'Bottom-left eye'];
-
 /** Per-eye overrides: each eye's colours, rotation and mirror. */
 export function EyesField(props: FieldProps) {
   return (
@@ -293,99 +291,13 @@ export function EyesField(props: FieldProps) {
         <fieldset key={name}>
           <legend>{name}</legend>
           <div class="row">
-            <ColourField {...props} path={`finderEyes.${i}.outerColor`} label="Ring colour" />
-            <ColourField {...props} path={`finderEyes.${i}.innerColor`} label="Centre colour" />
-            <SchemaField {...props} path={`finderEyes.${i}.rotation`} label="Rotation" />
-            <SchemaField {...props} path={`finderEyes.${i}.flip`} label="Mirror" />
+            <ColourField {...props} path={`finderEyes.${i}.outerColor`} />
+            <ColourField {...props} path={`finderEyes.${i}.innerColor`} />
+            <SchemaField {...props} path={`finderEyes.${i}.rotation`} />
+            <SchemaField {...props} path={`finderEyes.${i}.flip`} />
           </div>
         </fieldset>
       ))}
     </>
-  );
-}
-
-/** Largest picture sent as is; bigger ones are scaled down first, so the request stays under the site's 1 MiB. */
-const SEND_AS_IS_BYTES = 300 * 1024;
-const SCALED_MAX_PX = 1024;
-
-const readAsDataUrl = (blob: Blob): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const r = new FileReader();
-    r.onload = () => resolve(r.result as string);
-    r.onerror = () => reject(r.error);
-    r.readAsDataURL(blob);
-  });
-
-/** The file as a data URL: as it is when small, else redrawn at most 1024 px wide as WebP (alpha kept). */
-async function pictureOf(file: File): Promise<string> {
-  if (file.size <= SEND_AS_IS_BYTES) return readAsDataUrl(file);
-  const bitmap = await createImageBitmap(file);
-  const scale = Math.min(1, SCALED_MAX_PX / Math.max(bitmap.width, bitmap.height));
-  const canvas = document.createElement('canvas');
-  canvas.width = Math.round(bitmap.width * scale);
-  canvas.height = Math.round(bitmap.height * scale);
-  canvas.getContext('2d')!.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
-  const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/webp', 0.9));
-  if (blob === null) throw new Error('This browser cannot re-encode the picture.');
-  return readAsDataUrl(blob);
-}
-
-/** An uploaded picture (logo or background), sent inline as base64. */
-export function ImageField({ path, label, design, onChange, problems }: FieldProps & { path: string; label: string }) {
-  const [error, setError] = useState<string>();
-  const [name, setName] = useState<string>();
-  const value = design[path] as string | undefined;
-  const id = idOf(path);
-  const pick = async (input: HTMLInputElement) => {
-    const file = input.files?.[0];
-    if (file === undefined) return;
-    setError(undefined);
-    try {
-      onChange(withValue(design, path, await pictureOf(file)));
-      setName(file.name);
-    } catch (e) {
-      setError(`That picture could not be read: ${(e as Error).message}`);
-    }
-  };
-  return (
-    <Field
-      id={id}
-      label={label}
-      hint="PNG, JPG, GIF, BMP or WebP. Large pictures are scaled down to 1024 px before they are sent."
-      error={error ?? problems.get(path)}
-    >
-      {(a) => (
-        <div>
-          <input
-            {...a}
-            type="file"
-            accept="image/png,image/jpeg,image/gif,image/bmp,image/webp"
-            onChange={(e) => pick(e.currentTarget)}
-          />
-          {value && (
-            <p class="actions">
-              <img
-                src={value}
-                alt={`Chosen ${label.toLowerCase()}`}
-                width={48}
-                height={48}
-                style={{ objectFit: 'contain' }}
-              />
-              <span>{name ?? 'Picture chosen'}</span>
-              <button
-                type="button"
-                class="secondary"
-                onClick={() => {
-                  onChange(withValue(design, path, undefined));
-                  setName(undefined);
-                }}
-              >
-                Remove {label.toLowerCase()}
-              </button>
-            </p>
-          )}
-        </div>
-      )}
-    </Field>
   );
 }

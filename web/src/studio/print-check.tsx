@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { Notice } from '../components/field.js';
 import { type ApiFailure, asFailure, postJson } from '../lib/api.js';
 import { type Design, requestBody } from './design.js';
+import { Refusal } from './words.js';
 
 /** The engine's print check (README, "The print check"). */
 interface PrintAnswer {
@@ -140,7 +141,11 @@ export function PrintCheck({ content, design }: { content: string | undefined; d
       {answer && answer.minWidthMm !== null && (
         <DistanceChart answer={answer as PrintAnswer & { minWidthMm: number }} />
       )}
-      {error && <Notice kind="error">{error.message}</Notice>}
+      {error && (
+        <Notice kind="error">
+          <Refusal failure={error} />
+        </Notice>
+      )}
     </section>
   );
 }

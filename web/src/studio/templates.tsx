@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Notice } from '../components/field.js';
 import { ApiFailure, getJson } from '../lib/api.js';
 import type { Design } from './design.js';
@@ -66,14 +66,96 @@ export function TemplateGallery({ onDesign }: { onDesign: (d: Design, name: stri
       <p class="visually-hidden" role="status">
         {templates ? `${templates.length} templates shown` : ''}
       </p>
-      <div class="templates">
-        {templates?.map((t) => (
-          <button type="button" key={t.id} aria-pressed={chosen === t.id} onClick={() => choose(t)}>
-            <img src={pathOf(t.preview)} alt="" width={120} height={120} loading="lazy" />
-            {t.name}
-          </button>
-        ))}
-      </div>
+      <p class="hint" id="templates-hint">
+        Arrow keys move between the templates, Enter or Space loads one.
+      </p>
+      {templates && <TemplateList templates={templates} chosen={chosen} onChoose={choose} />}
     </section>
+  );
+}
+
+/** The column count of a grid laid out by CSS (auto-fill): how many items share the first one's row. */
+const columnsOf = (items: HTMLElement[]) => items.filter((i) => i.offsetTop === items[0]?.offsetTop).length || 1;
+
+const KEYS: Record<string, (at: number, last: number, columns: number) => number> = {
+  ArrowRight: (at, last) => Math.min(last, at + 1),
+  ArrowLeft: (at) => Math.max(0, at - 1),
+  ArrowDown: (at, last, columns) => Math.min(last, at + columns),
+  ArrowUp: (at, _, columns) => Math.max(0, at - columns),
+  Home: () => 0,
+  End: (_, last) => last,
+  PageDown: (at, last, columns) => Math.min(last, at + 3 * columns),
+  PageUp: (at, _, columns) => Math.max(0, at - 3 * columns),
+};
+
+/**
+ * The templates as one listbox, one stop of the Tab key however many there are: the arrow keys move
+ * between them in the grid they are drawn in (roving tabindex: only the current one is focusable),
+ * Enter, Space or a click loads the one in focus, and aria-selected marks the one loaded.
+ */
+function TemplateList({
+  templates,
+  chosen,
+  onChoose,
+}: {
+  templates: Summary[];
+  chosen: string | undefined;
+  onChoose: (t: Summary) => void;
+}) {
+  const [current, setCurrent] = useState(0);
+  const list = useRef<HTMLDivElement>(null);
+  const at = Math.min(current, templates.length - 1);
+  useEffect(
+    () =>
+      setCurrent(
+        Math.max(
+          0,
+          templates.findIndex((t) => t.id === chosen),
+        ),
+      ),
+    [templates],
+  );
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    const options = [...(list.current?.querySelectorAll<HTMLElement>('[role="option"]') ?? [])];
+    const move = KEYS[e.key];
+    if (move) {
+      e.preventDefault();
+      const next = move(at, templates.length - 1, columnsOf(options));
+      setCurrent(next);
+      options[next]?.focus();
+      options[next]?.scrollIntoView({ block: 'nearest' });
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      onChoose(templates[at]!);
+    }
+  };
+
+  return (
+    <div
+      class="templates"
+      role="listbox"
+      ref={list}
+      aria-labelledby="templates-title"
+      aria-describedby="templates-hint"
+      onKeyDown={onKeyDown}
+    >
+      {templates.map((t, i) => (
+        // biome-ignore lint/a11y/useKeyWithClickEvents: the listbox's onKeyDown takes the keys of every option.
+        <div
+          key={t.id}
+          role="option"
+          tabIndex={i === at ? 0 : -1}
+          aria-selected={chosen === t.id}
+          onClick={() => {
+            setCurrent(i);
+            onChoose(t);
+          }}
+        >
+          <img src={pathOf(t.preview)} alt="" width={120} height={120} loading="lazy" />
+          {t.name}
+        </div>
+      ))}
+    </div>
   );
 }
