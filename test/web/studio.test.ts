@@ -71,7 +71,13 @@ async function newPage(viewport = DESKTOP): Promise<{ page: Page; close(): Promi
 /** The Studio with the content typed and its preview (of that content, none pending) verified. */
 async function openStudio(page: Page): Promise<void> {
   await page.goto('/studio');
+  // The page's first preview (of its example content) may show "Scans" before the typed content's render
+  // has even been sent: wait for that render's answer, so no render of the content is still to come.
+  const contentRendered = page.waitForResponse(
+    (r) => r.url().endsWith('/api/studio/render') && (r.request().postData() ?? '').includes(JSON.stringify(CONTENT)),
+  );
   await page.locator('#content').fill(CONTENT);
+  await contentRendered;
   await page.locator('#preview .preview-box[aria-busy="false"]').waitFor();
   await page.getByText('Scans: the file was decoded').waitFor();
 }
