@@ -8,7 +8,7 @@ import { pingRoutes } from './api/ping.js';
 import { templateRoutes } from './api/templates.js';
 import { isLoopback, type Config } from './config.js';
 import { makeRequestAuth } from './http/auth.js';
-import { opsRoutes } from './http/ops-routes.js';
+import { DRAINING, opsRoutes } from './http/ops-routes.js';
 import { startHttp, type HttpServer } from './http/server.js';
 import type { Route } from './http/router.js';
 import { loadUws } from './http/uws.js';
@@ -42,6 +42,11 @@ export interface RunningService {
   service: Service;
   http: HttpServer;
   port: number;
+  /**
+   * Drains (SIGTERM): not ready at once, no new connection, every request accepted answered, within
+   * `graceMs`; resolves with the number still unanswered then. `close` follows.
+   */
+  drain(graceMs: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -131,6 +136,7 @@ export async function startService(
   // Relays are remembered in Redis only where there is a secret to accept them with.
   let redis: Redis | undefined;
   let http: HttpServer;
+  let draining = false;
   try {
     redis =
       config.internalSecrets.length > 0 && config.redisUrl !== undefined
@@ -141,7 +147,11 @@ export async function startService(
       : new InProcessReplayMemory();
     const admin: { access?: AdminAccess } = {};
     const routes = [
-      ...opsRoutes({ role: 'engine', metricsToken: config.metricsToken, notReady: () => notReady(pool) }),
+      ...opsRoutes({
+        role: 'engine',
+        metricsToken: config.metricsToken,
+        notReady: () => (draining ? DRAINING : notReady(pool)),
+      }),
       ...routesOf(service),
     ];
     if (config.store.databaseUrl === undefined)
@@ -177,6 +187,10 @@ export async function startService(
     service,
     http,
     port: http.port,
+    drain: (graceMs) => {
+      draining = true;
+      return http.drain(graceMs);
+    },
     close: async () => {
       http.close();
       unwatch();

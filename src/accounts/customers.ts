@@ -59,10 +59,13 @@ export async function findCustomerByEmail(db: Queryable, email: string): Promise
 
 /**
  * Locks the customer's row for the rest of the transaction. Every change to a customer's credits takes
- * this lock first, so they happen one after another and each sees the last one's result.
+ * this lock first, so they happen one after another and each sees the last one's result. NO KEY UPDATE, not
+ * UPDATE: a release or commit writes its ledger row (whose foreign key takes KEY SHARE on this row) while
+ * holding its pack's row, which a reservation holding this lock waits for; FOR UPDATE made the two wait
+ * on each other, and PostgreSQL broke the deadlock by failing the release (test/e2e/failover-netns.test.ts).
  */
 export async function lockCustomer(tx: Queryable, customerId: string): Promise<void> {
-  const { rowCount } = await tx.query('SELECT 1 FROM customers WHERE id = $1 FOR UPDATE', [customerId]);
+  const { rowCount } = await tx.query('SELECT 1 FROM customers WHERE id = $1 FOR NO KEY UPDATE', [customerId]);
   if (rowCount === 0) throw new ApiError('customer_not_found', { field: 'customer' });
 }
 

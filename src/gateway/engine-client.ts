@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
-import { BalancedPool, type Dispatcher, errors, Pool } from 'undici';
-import { socketPathOf } from '../config.js';
+import { type Dispatcher, errors } from 'undici';
 import { ApiError } from '../errors.js';
 import type { ClientGone } from '../http/response.js';
 import type { Relayed } from '../http/upstream.js';
-import { engineErrors, relayDuration, since } from '../observe/metrics.js';
+import { engineErrors, engineRelays, engineRetries, relayDuration, since } from '../observe/metrics.js';
+import { EngineHealth, type Upstream } from './engine-health.js';
 import { bodySha256, RELAY_ID_HEADERS, signRelay, VISITOR_CUSTOMER_ID } from '../relay/signature.js';
 
 /** Request headers the engine may see: never the key, cookies or anything else of the caller's identity. */
@@ -165,11 +165,23 @@ class RelayHandler implements Dispatcher.DispatchHandler {
 }
 
 /**
- * The site's connection to the engines: keep-alive pools balanced over every engine origin, each request
- * signed for its customer. Transport failures become the gateway's 503/504, never a hanging request.
+ * Failures that show a call never reached the engine: the connection was refused or could not be made.
+ * Such a call goes to another engine, whatever its method.
+ */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOENT']);
+const neverSent = (e: unknown): boolean =>
+  e instanceof errors.ConnectTimeoutError || NOT_CONNECTED.has((e as { code?: string }).code ?? '');
+
+/**
+ * The site's connection to the engines: keep-alive pools to every engine origin, the call given to the up
+ * engine with the fewest in flight (engine-health.ts), each request signed for its customer. A call that
+ * never reached an engine is sent to another; so is a GET whose engine went away mid-call (the engine's
+ * GETs change nothing). A POST an engine may have received is not sent twice: it fails with 503
+ * engine_unavailable, as do all calls when no engine is up. Transport failures become the gateway's
+ * 503/504, never a hanging request.
  */
 export class EngineClient {
-  private readonly pool: BalancedPool;
+  private readonly health: EngineHealth;
 
   /** `engines`: http(s) origins, or `unix:` and the path of an engine's socket on this host. */
   constructor(
@@ -177,25 +189,7 @@ export class EngineClient {
     private readonly secrets: readonly string[],
     private readonly timeoutMs: number,
   ) {
-    // The pool tells its upstreams apart by origin: each socket gets a name of its own, which is also the
-    // Host the engine sees (it builds no link from it: the site's own host travels as x-forwarded-host).
-    const sockets = new Map<string, string>();
-    const origins = engines.map((engine) => {
-      const socketPath = socketPathOf(engine);
-      if (socketPath === undefined) return engine;
-      const origin = `http://engine-${sockets.size}.localhost`;
-      sockets.set(origin, socketPath);
-      return origin;
-    });
-    this.pool = new BalancedPool(origins, {
-      connections: 64,
-      pipelining: 1,
-      // undici passes the origin as a string, its types say a URL: either reads back the same origin.
-      factory: (origin: URL | string, options: Pool.Options) => {
-        const socketPath = sockets.get(new URL(String(origin)).origin);
-        return new Pool(origin, socketPath === undefined ? options : { ...options, connect: { socketPath } });
-      },
-    });
+    this.health = new EngineHealth(engines);
   }
 
   async relay(call: RelayCall): Promise<Relayed> {
@@ -203,18 +197,7 @@ export class EngineClient {
     // The front end has put the request's id into its headers, and left a traceparent only if well formed.
     const requestId = call.headers[RELAY_ID_HEADERS.requestId];
     const traceparent = call.headers[RELAY_ID_HEADERS.traceparent];
-    const headers: Record<string, string> =
-      customerId === undefined
-        ? {}
-        : signRelay({
-            secret: this.secrets,
-            method: call.method,
-            pathWithQuery: call.path,
-            bodySha256: call.bodySha256,
-            customerId,
-            requestId,
-            traceparent,
-          });
+    const headers: Record<string, string> = {};
     if (customerId === undefined) {
       if (requestId !== undefined) headers[RELAY_ID_HEADERS.requestId] = requestId;
       if (traceparent !== undefined) headers[RELAY_ID_HEADERS.traceparent] = traceparent;
@@ -226,27 +209,48 @@ export class EngineClient {
     }
     // Links the engine writes (template previews) must point at the site the client called.
     if (call.headers.host !== undefined) headers['x-forwarded-host'] = call.headers.host;
+    // Signed per attempt (the same headers written again): a second engine must not take a call sent
+    // again for a replay of the first.
+    const sign = (): Record<string, string> =>
+      customerId === undefined
+        ? headers
+        : Object.assign(
+            headers,
+            signRelay({
+              secret: this.secrets,
+              method: call.method,
+              pathWithQuery: call.path,
+              bodySha256: call.bodySha256,
+              customerId,
+              requestId,
+              traceparent,
+            }),
+          );
+    let tried: Set<Upstream> | undefined;
     try {
-      if (call.signal.aborted) throw new errors.RequestAbortedError();
-      const answer = await new Promise<Relayed>((resolve, reject) => {
-        const options: Dispatcher.DispatchOptions = {
-          method: call.method,
-          path: call.path,
-          headers,
-          body: call.method === 'GET' ? undefined : call.body,
-          headersTimeout: this.timeoutMs,
-          bodyTimeout: this.timeoutMs,
-        };
-        this.pool.dispatch(options, new RelayHandler(call.signal, resolve, reject));
-      });
-      relayDuration.labels('answered').observe(since(started));
-      return answer;
+      for (;;) {
+        if (call.signal.aborted) throw new errors.RequestAbortedError();
+        const upstream = this.health.pick(tried ?? NONE);
+        if (upstream === undefined) throw new Error('no engine is up');
+        try {
+          const answer = await this.send(upstream, call, sign());
+          relayDuration.labels('answered').observe(since(started));
+          return answer;
+        } catch (e) {
+          if (call.signal.aborted || isTimeout(e)) throw e;
+          this.health.down(upstream);
+          if (!neverSent(e) && call.method !== 'GET') throw e;
+          tried ??= new Set();
+          tried.add(upstream);
+          engineRetries.inc();
+        }
+      }
     } catch (e) {
       if (call.signal.aborted) {
         relayDuration.labels('abandoned').observe(since(started));
         throw e;
       }
-      const timedOut = e instanceof errors.HeadersTimeoutError || e instanceof errors.BodyTimeoutError;
+      const timedOut = isTimeout(e);
       relayDuration.labels(timedOut ? 'timeout' : 'unavailable').observe(since(started));
       const error = timedOut
         ? new ApiError('engine_timeout', { cause: e })
@@ -256,7 +260,33 @@ export class EngineClient {
     }
   }
 
+  /** One attempt of `call` on `upstream`, until the answer's head (or, for a small answer, its end). */
+  private async send(upstream: Upstream, call: RelayCall, headers: Record<string, string>): Promise<Relayed> {
+    engineRelays.labels(upstream.name).inc();
+    upstream.inFlight++;
+    try {
+      return await new Promise<Relayed>((resolve, reject) => {
+        const options: Dispatcher.DispatchOptions = {
+          method: call.method,
+          path: call.path,
+          headers,
+          body: call.method === 'GET' ? undefined : call.body,
+          headersTimeout: this.timeoutMs,
+          bodyTimeout: this.timeoutMs,
+        };
+        upstream.pool.dispatch(options, new RelayHandler(call.signal, resolve, reject));
+      });
+    } finally {
+      upstream.inFlight--;
+    }
+  }
+
   close(): Promise<void> {
-    return this.pool.close();
+    return this.health.close();
   }
 }
+
+const NONE: ReadonlySet<Upstream> = new Set();
+
+const isTimeout = (e: unknown): boolean =>
+  e instanceof errors.HeadersTimeoutError || e instanceof errors.BodyTimeoutError;

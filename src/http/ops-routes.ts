@@ -25,6 +25,9 @@ export function metricsAllowed(
   return m !== null && check(m[1]);
 }
 
+/** The reason /readyz gives while a role drains after SIGTERM. */
+export const DRAINING = 'draining: finishing the requests it accepted before it stops';
+
 export interface OpsOptions {
   role: 'engine' | 'site';
   metricsToken: string | undefined;

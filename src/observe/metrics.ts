@@ -70,6 +70,22 @@ export const engineErrors = counter(
   'Relayed calls the site could not complete: engine_timeout or engine_unavailable.',
   ['code'],
 );
+export const engineRelays = counter(
+  'qrfarm_engine_relays_total',
+  "The site's relayed calls sent to each engine (QR_ENGINE_URL's entry), retries on another engine included.",
+  ['engine'],
+);
+export const engineRetries = counter(
+  'qrfarm_engine_retries_total',
+  'Relayed calls sent again to another engine after the first could not be reached (the call never left the site).',
+  [],
+);
+export const engineUp = new Gauge<'engine'>({
+  name: 'qrfarm_engine_up',
+  help: '1 while the site sends to the engine, 0 while it holds it down (unreachable, not ready or draining).',
+  labelNames: ['engine'],
+  registers: [registry],
+});
 export const credits = counter(
   'qrfarm_credits_total',
   'Credits reserved, spent and released (given back) by the AI calls that cost one.',

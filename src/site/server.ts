@@ -16,7 +16,7 @@ import { addressKey } from './visitors.js';
 import { type AdminAccess, openAdminAccess } from '../admin/access.js';
 import { adminHttpRoutes, adminRoutes } from '../admin/routes.js';
 import type { RequestAuth } from '../http/auth.js';
-import { opsRoutes } from '../http/ops-routes.js';
+import { DRAINING, opsRoutes } from '../http/ops-routes.js';
 import { configureLogs } from '../observe/log.js';
 import type { Route } from '../http/router.js';
 import { HSTS } from '../http/response.js';
@@ -40,6 +40,8 @@ export interface RunningSite {
   accounts: Accounts;
   /** Every route it serves, each with the guard it is behind. */
   routes: readonly Route[];
+  /** As RunningService's: the relays, server AI and its credits of the requests accepted, settled. */
+  drain(graceMs: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -148,9 +150,14 @@ export async function startSite(
     log,
     keyOf: addressKey,
   });
+  let draining = false;
   const gateway = { accounts, limiter, engine, settings: config.site, edgeCache, credentialFailures };
   const apiRoutes: Route[] = [
-    ...opsRoutes({ role: 'site', metricsToken: config.metricsToken, notReady: () => storeDown(db) }),
+    ...opsRoutes({
+      role: 'site',
+      metricsToken: config.metricsToken,
+      notReady: () => (draining ? DRAINING : storeDown(db)),
+    }),
     ...gatewayRoutes(gateway),
     ...(stripe === undefined ? [] : [stripeWebhookRoute(stripe, checkout)]),
   ];
@@ -186,6 +193,10 @@ export async function startSite(
     port: http.port,
     accounts,
     routes,
+    drain: (graceMs) => {
+      draining = true;
+      return http.drain(graceMs);
+    },
     close: async () => {
       http.close();
       await receipts?.close();

@@ -1,0 +1,29 @@
+/** Requests accepted and not yet answered, and a wait for none to be left. */
+export class InFlight {
+  private count = 0;
+  private waiter: (() => void) | undefined;
+
+  begin(): void {
+    this.count++;
+  }
+
+  end(): void {
+    if (--this.count === 0) this.waiter?.();
+  }
+
+  /** Waits `atLeastMs`, then until none is in flight or `atMostMs` have passed; resolves with how many are left. */
+  async settled(atLeastMs: number, atMostMs: number): Promise<number> {
+    const started = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, atLeastMs));
+    if (this.count > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.waiter = resolve;
+        timer = setTimeout(resolve, Math.max(0, atMostMs - (performance.now() - started)));
+      });
+      clearTimeout(timer);
+      this.waiter = undefined;
+    }
+    return this.count;
+  }
+}
