@@ -60,9 +60,10 @@ export async function findCustomerByEmail(db: Queryable, email: string): Promise
 /**
  * Locks the customer's row for the rest of the transaction. Every change to a customer's credits takes
  * this lock first, so they happen one after another and each sees the last one's result. NO KEY UPDATE, not
- * UPDATE: a release or commit writes its ledger row (whose foreign key takes KEY SHARE on this row) while
- * holding its pack's row, which a reservation holding this lock waits for; FOR UPDATE made the two wait
- * on each other, and PostgreSQL broke the deadlock by failing the release (test/e2e/failover-netns.test.ts).
+ * UPDATE: NO KEY UPDATE conflicts with itself (reservations still queue) but not with the KEY SHARE that a
+ * foreign key check takes on this row. A release holds its pack's row while it writes its ledger row (whose
+ * foreign key takes that KEY SHARE), and a reservation holding this lock waits for that pack's row: with
+ * FOR UPDATE each waited on the other until PostgreSQL failed one (test/accounts/credit-locks.test.ts).
  */
 export async function lockCustomer(tx: Queryable, customerId: string): Promise<void> {
   const { rowCount } = await tx.query('SELECT 1 FROM customers WHERE id = $1 FOR NO KEY UPDATE', [customerId]);
