@@ -8,7 +8,7 @@ import { pingRoutes } from './api/ping.js';
 import { templateRoutes } from './api/templates.js';
 import { isLoopback, type Config } from './config.js';
 import { makeRequestAuth } from './http/auth.js';
-import { DRAINING, opsRoutes } from './http/ops-routes.js';
+import { opsRoutes } from './http/ops-routes.js';
 import { startHttp, type HttpServer } from './http/server.js';
 import type { Route } from './http/router.js';
 import { loadUws } from './http/uws.js';
@@ -150,7 +150,8 @@ export async function startService(
       ...opsRoutes({
         role: 'engine',
         metricsToken: config.metricsToken,
-        notReady: () => (draining ? DRAINING : notReady(pool)),
+        notReady: () => notReady(pool),
+        draining: () => draining,
       }),
       ...routesOf(service),
     ];

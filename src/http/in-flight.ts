@@ -3,11 +3,16 @@ export class InFlight {
   private count = 0;
   private waiter: (() => void) | undefined;
 
+  /** `gauge`: the metric that shows the count (qrfarm_http_requests_in_flight). */
+  constructor(private readonly gauge: { inc(): void; dec(): void }) {}
+
   begin(): void {
     this.count++;
+    this.gauge.inc();
   }
 
   end(): void {
+    this.gauge.dec();
     if (--this.count === 0) this.waiter?.();
   }
 

@@ -2,7 +2,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '
 import type { Config } from '../config.js';
 import { ApiError, isApiError } from '../errors.js';
 import { isTraceparent, logError, logRequest, jsonLogs, requestIdOf } from '../observe/log.js';
-import { httpDuration, httpRequests } from '../observe/metrics.js';
+import { httpDuration, httpInFlight, httpRequests } from '../observe/metrics.js';
 import type { RelayIdentity } from '../relay/signature.js';
 import type { RequestAuth } from './auth.js';
 import { collectBody } from './body.js';
@@ -87,7 +87,7 @@ export function startHttp(
   const app = uws.App();
   // Every Reply reads this list when it answers: a drain adds `Connection: close` to answers already in flight too.
   const fixedHeaders = [...ALWAYS_HEADERS, ...(config.answerHeaders ?? [])];
-  const load = new InFlight();
+  const load = new InFlight(httpInFlight.labels(config.serves));
 
   app.any('/*', (res: HttpResponse, req: HttpRequest) => {
     const method = req.getCaseSensitiveMethod();

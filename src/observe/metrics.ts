@@ -31,6 +31,12 @@ export const httpDuration = histogram(
   'Time from a request to its answer (its handler done), by role, route pattern and method.',
   ['role', 'route', 'method'],
 );
+export const httpInFlight = new Gauge<'role'>({
+  name: 'qrfarm_http_requests_in_flight',
+  help: 'Requests accepted (their headers read) and not yet answered, by role: what a drain waits for.',
+  labelNames: ['role'],
+  registers: [registry],
+});
 export const renderDuration = histogram(
   'qrfarm_render_duration_seconds',
   'A render in its worker, verification and auto-fix included, wait for a worker excluded.',

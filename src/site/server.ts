@@ -16,7 +16,7 @@ import { addressKey } from './visitors.js';
 import { type AdminAccess, openAdminAccess } from '../admin/access.js';
 import { adminHttpRoutes, adminRoutes } from '../admin/routes.js';
 import type { RequestAuth } from '../http/auth.js';
-import { DRAINING, opsRoutes } from '../http/ops-routes.js';
+import { opsRoutes } from '../http/ops-routes.js';
 import { configureLogs } from '../observe/log.js';
 import type { Route } from '../http/router.js';
 import { HSTS } from '../http/response.js';
@@ -156,7 +156,8 @@ export async function startSite(
     ...opsRoutes({
       role: 'site',
       metricsToken: config.metricsToken,
-      notReady: () => (draining ? DRAINING : storeDown(db)),
+      notReady: () => storeDown(db),
+      draining: () => draining,
     }),
     ...gatewayRoutes(gateway),
     ...(stripe === undefined ? [] : [stripeWebhookRoute(stripe, checkout)]),
