@@ -3,7 +3,7 @@ import { type Dispatcher, errors } from 'undici';
 import { ApiError } from '../errors.js';
 import type { ClientGone } from '../http/response.js';
 import type { Relayed } from '../http/upstream.js';
-import { engineErrors, engineRelays, engineRetries, relayDuration, since } from '../observe/metrics.js';
+import { engineErrors, engineRetries, relayDuration, since } from '../observe/metrics.js';
 import { EngineHealth, type Upstream } from './engine-health.js';
 import { bodySha256, RELAY_ID_HEADERS, signRelay, VISITOR_CUSTOMER_ID } from '../relay/signature.js';
 
@@ -193,39 +193,7 @@ export class EngineClient {
   }
 
   async relay(call: RelayCall): Promise<Relayed> {
-    const customerId = signedIdOf(call.caller);
-    // The front end has put the request's id into its headers, and left a traceparent only if well formed.
-    const requestId = call.headers[RELAY_ID_HEADERS.requestId];
-    const traceparent = call.headers[RELAY_ID_HEADERS.traceparent];
-    const headers: Record<string, string> = {};
-    if (customerId === undefined) {
-      if (requestId !== undefined) headers[RELAY_ID_HEADERS.requestId] = requestId;
-      if (traceparent !== undefined) headers[RELAY_ID_HEADERS.traceparent] = traceparent;
-    }
     const started = performance.now();
-    for (const name of FORWARDED_REQUEST_HEADERS) {
-      const v = call.headers[name];
-      if (v !== undefined) headers[name] = v;
-    }
-    // Links the engine writes (template previews) must point at the site the client called.
-    if (call.headers.host !== undefined) headers['x-forwarded-host'] = call.headers.host;
-    // Signed per attempt (the same headers written again): a second engine must not take a call sent
-    // again for a replay of the first.
-    const sign = (): Record<string, string> =>
-      customerId === undefined
-        ? headers
-        : Object.assign(
-            headers,
-            signRelay({
-              secret: this.secrets,
-              method: call.method,
-              pathWithQuery: call.path,
-              bodySha256: call.bodySha256,
-              customerId,
-              requestId,
-              traceparent,
-            }),
-          );
     let tried: Set<Upstream> | undefined;
     try {
       for (;;) {
@@ -233,7 +201,9 @@ export class EngineClient {
         const upstream = this.health.pick(tried ?? NONE);
         if (upstream === undefined) throw new Error('no engine is up');
         try {
-          const answer = await this.send(upstream, call, sign());
+          // Headers made and signed per attempt: a second engine must not take a call sent again for a
+          // replay of the first.
+          const answer = await this.send(upstream, call, this.headersOf(call));
           relayDuration.labels('answered').observe(since(started));
           return answer;
         } catch (e) {
@@ -260,25 +230,67 @@ export class EngineClient {
     }
   }
 
-  /** One attempt of `call` on `upstream`, until the answer's head (or, for a small answer, its end). */
-  private async send(upstream: Upstream, call: RelayCall, headers: Record<string, string>): Promise<Relayed> {
-    engineRelays.labels(upstream.name).inc();
-    upstream.inFlight++;
-    try {
-      return await new Promise<Relayed>((resolve, reject) => {
-        const options: Dispatcher.DispatchOptions = {
-          method: call.method,
-          path: call.path,
-          headers,
-          body: call.method === 'GET' ? undefined : call.body,
-          headersTimeout: this.timeoutMs,
-          bodyTimeout: this.timeoutMs,
-        };
-        upstream.pool.dispatch(options, new RelayHandler(call.signal, resolve, reject));
-      });
-    } finally {
-      upstream.inFlight--;
+  /** The headers of one attempt of `call`: signed for its caller, a fresh object each time. */
+  private headersOf(call: RelayCall): Record<string, string> {
+    const customerId = signedIdOf(call.caller);
+    // The front end has put the request's id into its headers, and left a traceparent only if well formed.
+    const requestId = call.headers[RELAY_ID_HEADERS.requestId];
+    const traceparent = call.headers[RELAY_ID_HEADERS.traceparent];
+    const headers: Record<string, string> =
+      customerId === undefined
+        ? {}
+        : signRelay({
+            secret: this.secrets,
+            method: call.method,
+            pathWithQuery: call.path,
+            bodySha256: call.bodySha256,
+            customerId,
+            requestId,
+            traceparent,
+          });
+    if (customerId === undefined) {
+      if (requestId !== undefined) headers[RELAY_ID_HEADERS.requestId] = requestId;
+      if (traceparent !== undefined) headers[RELAY_ID_HEADERS.traceparent] = traceparent;
     }
+    for (const name of FORWARDED_REQUEST_HEADERS) {
+      const v = call.headers[name];
+      if (v !== undefined) headers[name] = v;
+    }
+    // Links the engine writes (template previews) must point at the site the client called.
+    if (call.headers.host !== undefined) headers['x-forwarded-host'] = call.headers.host;
+    return headers;
+  }
+
+  /**
+   * One attempt of `call` on `upstream`, until the answer's head (or, for a small answer, its end): one
+   * promise, settled by the handler, which also ends the attempt's count in `inFlight`.
+   */
+  private send(upstream: Upstream, call: RelayCall, headers: Record<string, string>): Promise<Relayed> {
+    upstream.relays.inc();
+    upstream.inFlight++;
+    return new Promise<Relayed>((resolve, reject) => {
+      const options: Dispatcher.DispatchOptions = {
+        method: call.method,
+        path: call.path,
+        headers,
+        body: call.method === 'GET' ? undefined : call.body,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      };
+      // The handler settles once: with the answer (its head, for a stream) or with the failure.
+      const handler = new RelayHandler(
+        call.signal,
+        (answer) => {
+          upstream.inFlight--;
+          resolve(answer);
+        },
+        (error) => {
+          upstream.inFlight--;
+          reject(error);
+        },
+      );
+      upstream.pool.dispatch(options, handler);
+    });
   }
 
   close(): Promise<void> {

@@ -1,6 +1,7 @@
+import type { Counter } from 'prom-client';
 import { Client, errors, Pool } from 'undici';
 import { socketPathOf } from '../config.js';
-import { engineUp } from '../observe/metrics.js';
+import { engineRelays, engineUp } from '../observe/metrics.js';
 
 /** How often an engine's `GET /readyz` is asked while it is up: a draining engine is seen within this. */
 export const PROBE_UP_MS = 500;
@@ -21,6 +22,8 @@ export interface Upstream {
   readonly pool: Pool;
   /** The probes' own connection, so a probe never waits behind relays. */
   readonly probe: Client;
+  /** Its series of qrfarm_engine_relays_total, looked up once. */
+  readonly relays: Counter.Internal;
   up: boolean;
   /** Relays sent to it whose answer's head has not come yet. */
   inFlight: number;
@@ -55,6 +58,7 @@ export class EngineHealth {
         name,
         pool: new Pool(origin, { connections: CONNECTIONS, pipelining: 1, connect }),
         probe: new Client(origin, { connect, headersTimeout: PROBE_TIMEOUT_MS, bodyTimeout: PROBE_TIMEOUT_MS }),
+        relays: engineRelays.labels(name),
         up: true,
         inFlight: 0,
         downs: 0,
