@@ -316,8 +316,10 @@ describe('failover across hosts (network namespaces)', () => {
     const inFlightAtKill = outcomes.filter((o) => o.sentAt < killedAt && o.doneAt > killedAt);
     console.log(
       `SIGKILL: ${outcomes.length} calls, ${failed.length} failed of ${inFlightAtKill.length} in flight at the kill; ` +
-        `last send to the dead engine ≤ ${Math.round(lastSendBy - killedAt)} ms after the kill ` +
-        `(seen by a read of the sites' metrics that took ${Math.round(changeSeenIn)} ms); ` +
+        (lastSendBy === killedAt
+          ? 'no send to the dead engine seen after the kill; '
+          : `last send to the dead engine ≤ ${Math.round(lastSendBy - killedAt)} ms after the kill ` +
+            `(seen by a read of the sites' metrics that took ${Math.round(changeSeenIn)} ms); `) +
         `traffic back ${Math.round(takenBackAt - readyAt)} ms after it was ready`,
     );
     for (const f of failed) {
