@@ -86,6 +86,11 @@ export interface Config {
   logRequests: boolean;
   /** QR_LOG_FORMAT: `text` (the default) or `json`, one JSON object per line (observe/log.ts). */
   logFormat: 'text' | 'json';
+  /**
+   * QR_DRAIN_SECONDS in ms: after SIGTERM, how long a role waits at most for the requests it accepted before
+   * it exits (src/main.ts).
+   */
+  drainMs: number;
   /** QR_METRICS_TOKEN: what a non-loopback client of GET /metrics presents as a Bearer token; unset, none may. */
   metricsToken: string | undefined;
   /**
@@ -297,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logRequests: env.QR_LOG_REQUESTS === '1',
     logFormat: logFormat(env),
     metricsToken: env.QR_METRICS_TOKEN || undefined,
+    drainMs: int(env, 'QR_DRAIN_SECONDS', 30, 1) * 1000,
     fetchAllowLoopback: env.QR_FETCH_ALLOW_LOOPBACK === '1',
     publicBaseUrl: publicBaseUrl(env),
     ai: loadAi(env),

@@ -17,10 +17,23 @@ try {
       : await startRoles(config, logInfo);
   // Started by a process tree: the parent waits for this word before it reports the service up.
   process.send?.(SITE_READY);
+  // SIGTERM (an orchestrator, a rolling restart) drains: not ready at once, no new connection, every request
+  // accepted answered within QR_DRAIN_SECONDS; then the process exits 0.
   const stop = () => {
-    void running.close().then(() => process.exit(0));
+    const started = performance.now();
+    logInfo('stopping: draining');
+    void running
+      .drain(config.drainMs)
+      .then((unanswered) => {
+        const took = `${Math.round(performance.now() - started)} ms`;
+        if (unanswered === 0) logInfo(`drained in ${took}`);
+        else logError(`QR_DRAIN_SECONDS passed with ${unanswered} requests unanswered; stopping after ${took}`);
+        return running.close();
+      })
+      .then(() => process.exit(0));
   };
-  process.once('SIGINT', stop);
+  // Ctrl-C at a terminal stops at once, as before.
+  process.once('SIGINT', () => void running.close().then(() => process.exit(0)));
   process.once('SIGTERM', stop);
 } catch (e) {
   logError(`qrfarm failed to start: ${(e as Error).message}`);

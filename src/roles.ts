@@ -53,10 +53,26 @@ function withInternalSecret(config: Config): Config {
   return { ...config, internalSecrets: [secret] };
 }
 
-export interface RunningRoles {
+/** What main.ts stops on SIGTERM: drained first (`graceMs` at most), then closed. */
+export interface Stoppable {
+  /** Resolves with the number of requests still unanswered when the grace period ended (0: all answered). */
+  drain(graceMs: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface RunningRoles extends Stoppable {
   engine: RunningService | undefined;
   site: RunningSite | undefined;
-  close(): Promise<void>;
+}
+
+/**
+ * The site first, then the engine: the site's requests in flight need the engine to finish, and the site
+ * of QR_ROLE=all relays to this engine alone.
+ */
+async function drainInTurn(graceMs: number, site: Stoppable | undefined, engine: Stoppable | undefined) {
+  const started = performance.now();
+  const left = (await site?.drain(graceMs)) ?? 0;
+  return left + ((await engine?.drain(Math.max(1, graceMs - (performance.now() - started)))) ?? 0);
 }
 
 /**
@@ -89,6 +105,7 @@ export async function startRoles(
   return {
     engine,
     site,
+    drain: (graceMs) => drainInTurn(graceMs, site, engine),
     close: async () => {
       await site?.close();
       await engine?.close();
@@ -111,7 +128,7 @@ export async function startProcessTree(
   config: Config,
   entry: string,
   log: (msg: string) => void = logInfo,
-): Promise<{ close(): Promise<void> }> {
+): Promise<Stoppable> {
   const withSecret = withEngineSocket(withInternalSecret(config));
   const engine = await startService({ ...withSecret, role: 'engine' }, log);
   const env: NodeJS.ProcessEnv = {
@@ -123,6 +140,13 @@ export async function startProcessTree(
   if (config.internalSecrets.length === 0) env.QR_INTERNAL_SECRET = withSecret.internalSecrets[0];
   const site = fork(entry, [], { env, stdio: 'inherit' });
   let closing = false;
+  const exited = new Promise((resolve) => site.once('exit', resolve));
+  // The child drains itself on SIGTERM (main.ts) and exits once its requests are answered.
+  const stopSite = async () => {
+    closing = true;
+    site.kill('SIGTERM');
+    await exited;
+  };
   try {
     await new Promise<void>((resolve, reject) => {
       site.once('message', (m) => (m === SITE_READY ? resolve() : undefined));
@@ -140,11 +164,9 @@ export async function startProcessTree(
     void engine.close().then(() => process.exit(code ?? 1));
   });
   return {
+    drain: (graceMs) => drainInTurn(graceMs, { drain: () => stopSite().then(() => 0), close: stopSite }, engine),
     close: async () => {
-      closing = true;
-      const exited = new Promise((resolve) => site.once('exit', resolve));
-      site.kill('SIGTERM');
-      await exited;
+      await stopSite();
       await engine.close();
     },
   };

@@ -43,6 +43,11 @@ export interface RunningService {
   service: Service;
   http: HttpServer;
   port: number;
+  /**
+   * Drains (SIGTERM): not ready at once, no new connection, every request accepted answered, within
+   * `graceMs`; resolves with the number still unanswered then. `close` follows.
+   */
+  drain(graceMs: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -134,6 +139,7 @@ export async function startService(
   let redis: Redis | undefined;
   let batches: BatchJobs | undefined;
   let http: HttpServer;
+  let draining = false;
   try {
     batches = await openBatchJobs(service, marketplace.store, config.store.schema, config.batch);
     redis =
@@ -145,7 +151,12 @@ export async function startService(
       : new InProcessReplayMemory();
     const admin: { access?: AdminAccess } = {};
     const routes = [
-      ...opsRoutes({ role: 'engine', metricsToken: config.metricsToken, notReady: () => notReady(pool) }),
+      ...opsRoutes({
+        role: 'engine',
+        metricsToken: config.metricsToken,
+        notReady: () => notReady(pool),
+        draining: () => draining,
+      }),
       ...routesOf(service, batches),
     ];
     if (config.store.databaseUrl === undefined)
@@ -182,6 +193,10 @@ export async function startService(
     service,
     http,
     port: http.port,
+    drain: (graceMs) => {
+      draining = true;
+      return http.drain(graceMs);
+    },
     close: async () => {
       http.close();
       await batches.close();

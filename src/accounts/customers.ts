@@ -59,10 +59,14 @@ export async function findCustomerByEmail(db: Queryable, email: string): Promise
 
 /**
  * Locks the customer's row for the rest of the transaction. Every change to a customer's credits takes
- * this lock first, so they happen one after another and each sees the last one's result.
+ * this lock first, so they happen one after another and each sees the last one's result. NO KEY UPDATE, not
+ * UPDATE: NO KEY UPDATE conflicts with itself (reservations still queue) but not with the KEY SHARE that a
+ * foreign key check takes on this row. A release holds its pack's row while it writes its ledger row (whose
+ * foreign key takes that KEY SHARE), and a reservation holding this lock waits for that pack's row: with
+ * FOR UPDATE each waited on the other until PostgreSQL failed one (test/accounts/credit-locks.test.ts).
  */
 export async function lockCustomer(tx: Queryable, customerId: string): Promise<void> {
-  const { rowCount } = await tx.query('SELECT 1 FROM customers WHERE id = $1 FOR UPDATE', [customerId]);
+  const { rowCount } = await tx.query('SELECT 1 FROM customers WHERE id = $1 FOR NO KEY UPDATE', [customerId]);
   if (rowCount === 0) throw new ApiError('customer_not_found', { field: 'customer' });
 }
 

@@ -1,11 +1,11 @@
-import { BalancedPool, type Dispatcher, errors, Pool } from 'undici';
-import { socketPathOf } from '../config.js';
+import { type Dispatcher, errors } from 'undici';
 import { ApiError } from '../errors.js';
 import type { ClientGone } from '../http/client-gone.js';
 import type { Method } from '../http/router.js';
 import type { Relayed } from '../http/upstream.js';
-import { engineErrors, relayDuration, since } from '../observe/metrics.js';
+import { engineErrors, engineRetries, relayDuration, since } from '../observe/metrics.js';
 import { bodySha256, RELAY_ID_HEADERS, signRelay, VISITOR_CUSTOMER_ID } from '../relay/signature.js';
+import { EngineHealth, type Upstream } from './engine-health.js';
 import { FORWARDED_REQUEST_HEADERS, RelayHandler } from './relay-handler.js';
 
 /**
@@ -40,11 +40,23 @@ export const relayCall = (call: Omit<RelayCall, 'bodySha256'>): RelayCall => ({
 });
 
 /**
- * The site's connection to the engines: keep-alive pools balanced over every engine origin, each request
- * signed for its customer. Transport failures become the gateway's 503/504, never a hanging request.
+ * Failures that show a call never reached the engine: the connection was refused or could not be made.
+ * Such a call goes to another engine, whatever its method.
+ */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOENT']);
+const neverSent = (e: unknown): boolean =>
+  e instanceof errors.ConnectTimeoutError || NOT_CONNECTED.has((e as { code?: string }).code ?? '');
+
+/**
+ * The site's connection to the engines: keep-alive pools to every engine origin, the call given to the up
+ * engine with the fewest in flight (engine-health.ts), each request signed for its customer. A call that
+ * never reached an engine is sent to another; so is a GET whose engine went away mid-call (the engine's
+ * GETs change nothing). A POST an engine may have received is not sent twice: it fails with 503
+ * engine_unavailable, as do all calls when no engine is up. Transport failures become the gateway's
+ * 503/504, never a hanging request.
  */
 export class EngineClient {
-  private readonly pool: BalancedPool;
+  private readonly health: EngineHealth;
 
   /** `engines`: http(s) origins, or `unix:` and the path of an engine's socket on this host. */
   constructor(
@@ -52,28 +64,49 @@ export class EngineClient {
     private readonly secrets: readonly string[],
     private readonly timeoutMs: number,
   ) {
-    // The pool tells its upstreams apart by origin: each socket gets a name of its own, which is also the
-    // Host the engine sees (it builds no link from it: the site's own host travels as x-forwarded-host).
-    const sockets = new Map<string, string>();
-    const origins = engines.map((engine) => {
-      const socketPath = socketPathOf(engine);
-      if (socketPath === undefined) return engine;
-      const origin = `http://engine-${sockets.size}.localhost`;
-      sockets.set(origin, socketPath);
-      return origin;
-    });
-    this.pool = new BalancedPool(origins, {
-      connections: 64,
-      pipelining: 1,
-      // undici passes the origin as a string, its types say a URL: either reads back the same origin.
-      factory: (origin: URL | string, options: Pool.Options) => {
-        const socketPath = sockets.get(new URL(String(origin)).origin);
-        return new Pool(origin, socketPath === undefined ? options : { ...options, connect: { socketPath } });
-      },
-    });
+    this.health = new EngineHealth(engines);
   }
 
   async relay(call: RelayCall): Promise<Relayed> {
+    const started = performance.now();
+    let tried: Set<Upstream> | undefined;
+    try {
+      for (;;) {
+        if (call.signal.aborted) throw new errors.RequestAbortedError();
+        const upstream = this.health.pick(tried ?? NONE);
+        if (upstream === undefined) throw new Error('no engine is up');
+        try {
+          // Headers made and signed per attempt: a second engine must not take a call sent again for a
+          // replay of the first.
+          const answer = await this.send(upstream, call, this.headersOf(call));
+          relayDuration.labels('answered').observe(since(started));
+          return answer;
+        } catch (e) {
+          if (call.signal.aborted || isTimeout(e)) throw e;
+          this.health.down(upstream);
+          if (!neverSent(e) && call.method !== 'GET') throw e;
+          tried ??= new Set();
+          tried.add(upstream);
+          engineRetries.inc();
+        }
+      }
+    } catch (e) {
+      if (call.signal.aborted) {
+        relayDuration.labels('abandoned').observe(since(started));
+        throw e;
+      }
+      const timedOut = isTimeout(e);
+      relayDuration.labels(timedOut ? 'timeout' : 'unavailable').observe(since(started));
+      const error = timedOut
+        ? new ApiError('engine_timeout', { cause: e })
+        : new ApiError('engine_unavailable', { cause: e });
+      engineErrors.labels(error.code).inc();
+      throw error;
+    }
+  }
+
+  /** The headers of one attempt of `call`: signed for its caller, a fresh object each time. */
+  private headersOf(call: RelayCall): Record<string, string> {
     const customerId = signedIdOf(call.caller);
     // The front end has put the request's id into its headers, and left a traceparent only if well formed.
     const requestId = call.headers[RELAY_ID_HEADERS.requestId];
@@ -94,44 +127,53 @@ export class EngineClient {
       if (requestId !== undefined) headers[RELAY_ID_HEADERS.requestId] = requestId;
       if (traceparent !== undefined) headers[RELAY_ID_HEADERS.traceparent] = traceparent;
     }
-    const started = performance.now();
     for (const name of FORWARDED_REQUEST_HEADERS) {
       const v = call.headers[name];
       if (v !== undefined) headers[name] = v;
     }
     // Links the engine writes (template previews) must point at the site the client called.
     if (call.headers.host !== undefined) headers['x-forwarded-host'] = call.headers.host;
-    try {
-      if (call.signal.aborted) throw new errors.RequestAbortedError();
-      const answer = await new Promise<Relayed>((resolve, reject) => {
-        const options: Dispatcher.DispatchOptions = {
-          method: call.method,
-          path: call.path,
-          headers,
-          body: call.method === 'POST' ? call.body : undefined,
-          headersTimeout: this.timeoutMs,
-          bodyTimeout: this.timeoutMs,
-        };
-        this.pool.dispatch(options, new RelayHandler(call.signal, resolve, reject));
-      });
-      relayDuration.labels('answered').observe(since(started));
-      return answer;
-    } catch (e) {
-      if (call.signal.aborted) {
-        relayDuration.labels('abandoned').observe(since(started));
-        throw e;
-      }
-      const timedOut = e instanceof errors.HeadersTimeoutError || e instanceof errors.BodyTimeoutError;
-      relayDuration.labels(timedOut ? 'timeout' : 'unavailable').observe(since(started));
-      const error = timedOut
-        ? new ApiError('engine_timeout', { cause: e })
-        : new ApiError('engine_unavailable', { cause: e });
-      engineErrors.labels(error.code).inc();
-      throw error;
-    }
+    return headers;
+  }
+
+  /**
+   * One attempt of `call` on `upstream`, until the answer's head (or, for a small answer, its end): one
+   * promise, settled by the handler, which also ends the attempt's count in `inFlight`.
+   */
+  private send(upstream: Upstream, call: RelayCall, headers: Record<string, string>): Promise<Relayed> {
+    upstream.relays.inc();
+    upstream.inFlight++;
+    return new Promise<Relayed>((resolve, reject) => {
+      const options: Dispatcher.DispatchOptions = {
+        method: call.method,
+        path: call.path,
+        headers,
+        body: call.method === 'GET' ? undefined : call.body,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      };
+      // The handler settles once: with the answer (its head, for a stream) or with the failure.
+      const handler = new RelayHandler(
+        call.signal,
+        (answer) => {
+          upstream.inFlight--;
+          resolve(answer);
+        },
+        (error) => {
+          upstream.inFlight--;
+          reject(error);
+        },
+      );
+      upstream.pool.dispatch(options, handler);
+    });
   }
 
   close(): Promise<void> {
-    return this.pool.close();
+    return this.health.close();
   }
 }
+
+const NONE: ReadonlySet<Upstream> = new Set();
+
+const isTimeout = (e: unknown): boolean =>
+  e instanceof errors.HeadersTimeoutError || e instanceof errors.BodyTimeoutError;

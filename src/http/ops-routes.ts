@@ -25,14 +25,19 @@ export function metricsAllowed(
   return m !== null && check(m[1]);
 }
 
+/** The reason /readyz gives while a role drains after SIGTERM. */
+export const DRAINING = 'draining: finishing the requests it accepted before it stops';
+
 export interface OpsOptions {
   role: 'engine' | 'site';
   metricsToken: string | undefined;
   /** Why the process cannot serve yet (workers loading, the store down), or undefined when it can. */
   notReady(): Promise<string | undefined> | string | undefined;
+  /** True once a drain has begun (SIGTERM): /readyz answers 503 DRAINING from then on. */
+  draining(): boolean;
 }
 
-export function opsRoutes({ role, metricsToken, notReady }: OpsOptions): Route[] {
+export function opsRoutes({ role, metricsToken, notReady, draining }: OpsOptions): Route[] {
   const check = metricsToken === undefined || metricsToken === '' ? undefined : makeSecretCheck(metricsToken);
   return [
     {
@@ -69,7 +74,11 @@ export function opsRoutes({ role, metricsToken, notReady }: OpsOptions): Route[]
         response: '{ success, status }',
       },
       handler: async (ctx) => {
-        const reason = await notReady();
+        const checked = draining() ? DRAINING : await notReady();
+        // Read again after the check (the site's is a round trip to its store): a drain begun meanwhile adds
+        // `Connection: close` to this answer, and a 200 must not go out with it, or a client that saw
+        // "ready" on a kept connection finds that connection closed and new ones refused.
+        const reason = draining() ? DRAINING : checked;
         if (reason === undefined)
           ctx.reply.json(200, { success: true, status: 'ready', role }, { 'Cache-Control': 'no-store' });
         else

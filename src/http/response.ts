@@ -115,7 +115,8 @@ export class Reply {
    * puts its Connection header into the body.)
    */
   private answerBeforeBody(bytes: Uint8Array): void {
-    this.res.writeHeader('Connection', 'close');
+    // A draining server's fixed headers say so already.
+    if (!this.fixedHeaders.some(([name]) => name === 'Connection')) this.res.writeHeader('Connection', 'close');
     this.res.write(bytes);
     if (this.bodyIsLate) {
       this.stopReading();

@@ -2,12 +2,13 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '
 import type { Config } from '../config.js';
 import { ApiError, isApiError } from '../errors.js';
 import { isTraceparent, logError, logRequest, jsonLogs, requestIdOf } from '../observe/log.js';
-import { httpDuration, httpRequests } from '../observe/metrics.js';
+import { httpDuration, httpInFlight, httpRequests } from '../observe/metrics.js';
 import type { RelayIdentity } from '../relay/signature.js';
 import type { RequestAuth } from './auth.js';
 import { collectBody } from './body.js';
 import { ALWAYS_HEADERS } from './answer-headers.js';
 import { TrustedProxies } from './client-address.js';
+import { InFlight } from './in-flight.js';
 import { Reply } from './response.js';
 import { matchRoute, type Method, type RequestContext, type Route } from './router.js';
 import { freeSocketPath, removeSocket, restrictSocket } from './unix-socket.js';
@@ -38,8 +39,22 @@ export interface HttpSettings
 
 export interface HttpServer {
   port: number;
+  /**
+   * Stops accepting connections and asks every client to leave (answers from now on carry
+   * `Connection: close`), then waits until no request is in flight, and at least DRAIN_NOTICE_MS have
+   * passed, or `graceMs` have: resolves with the number of requests still unanswered then.
+   */
+  drain(graceMs: number): Promise<number>;
+  /** Stops listening; requests in flight go on. */
   close(): void;
 }
+
+/**
+ * How long a draining server keeps its open connections after the last request it had: a client still
+ * holding one (the site's pool to an engine) learns of the drain by a probe (engine-health.ts probes every
+ * 500 ms) and sends no more on it, so no request arrives on a connection as the process exits.
+ */
+export const DRAIN_NOTICE_MS = 2_000;
 
 const EMPTY = new Uint8Array(0);
 
@@ -79,8 +94,10 @@ export function startHttp(
   { uws }: LoadedUws,
 ): Promise<HttpServer> {
   const app = uws.App();
+  // Every Reply reads this list when it answers: a drain adds `Connection: close` to answers already in flight too.
   const fixedHeaders = [...ALWAYS_HEADERS, ...(config.answerHeaders ?? [])];
   const proxies = new TrustedProxies(config.trustedProxies);
+  const load = new InFlight(httpInFlight.labels(config.serves));
 
   app.any('/*', (res: HttpResponse, req: HttpRequest) => {
     const method = req.getCaseSensitiveMethod();
@@ -98,6 +115,7 @@ export function startHttp(
     const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
     const reply = new Reply(res, hasBody, fixedHeaders);
     const started = performance.now();
+    load.begin();
     // One id per request, on its answer and its log line; written into the headers, so that a relay to an
     // engine passes it on (engine-client.ts), as it does a well-formed traceparent.
     const requestId = requestIdOf(headers['x-request-id']);
@@ -107,6 +125,7 @@ export function startHttp(
     let routeName = 'unmatched';
     let customerId: string | undefined;
     const finish = () => {
+      load.end();
       const seconds = (performance.now() - started) / 1000;
       const status = reply.status;
       httpRequests.labels(config.serves, routeName, method, status === 0 ? 'aborted' : String(status)).inc();
@@ -189,11 +208,23 @@ export function startHttp(
     }
   });
 
-  return listen(app, config, uws);
+  return listen(app, config, uws).then((listening) => ({
+    port: listening.port,
+    close: listening.close,
+    drain: async (graceMs) => {
+      listening.close();
+      fixedHeaders.push(['Connection', 'close']);
+      return load.settled(Math.min(DRAIN_NOTICE_MS, graceMs), graceMs);
+    },
+  }));
 }
 
-/** Listens on the port and, when the settings name one, on a Unix socket too; closing closes both. */
-async function listen(app: TemplatedApp, config: HttpSettings, uws: LoadedUws['uws']): Promise<HttpServer> {
+/** Listens on the port and, when the settings name one, on a Unix socket too; closing (once) closes both. */
+async function listen(
+  app: TemplatedApp,
+  config: HttpSettings,
+  uws: LoadedUws['uws'],
+): Promise<{ port: number; close(): void }> {
   const { socketPath } = config;
   if (socketPath !== undefined) await freeSocketPath(socketPath);
   const port = await new Promise<us_listen_socket>((resolve, reject) =>
@@ -212,9 +243,12 @@ async function listen(app: TemplatedApp, config: HttpSettings, uws: LoadedUws['u
     }
     restrictSocket(socketPath);
   }
+  let open = true;
   return {
     port: uws.us_socket_local_port(port as never),
     close: () => {
+      if (!open) return;
+      open = false;
       uws.us_listen_socket_close(port);
       if (unix === undefined) return;
       uws.us_listen_socket_close(unix);

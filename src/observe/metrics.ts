@@ -31,6 +31,12 @@ export const httpDuration = histogram(
   'Time from a request to its answer (its handler done), by role, route pattern and method.',
   ['role', 'route', 'method'],
 );
+export const httpInFlight = new Gauge<'role'>({
+  name: 'qrfarm_http_requests_in_flight',
+  help: 'Requests accepted (their headers read) and not yet answered, by role: what a drain waits for.',
+  labelNames: ['role'],
+  registers: [registry],
+});
 export const renderDuration = histogram(
   'qrfarm_render_duration_seconds',
   'A render in its worker, verification and auto-fix included, wait for a worker excluded.',
@@ -70,6 +76,22 @@ export const engineErrors = counter(
   'Relayed calls the site could not complete: engine_timeout or engine_unavailable.',
   ['code'],
 );
+export const engineRelays = counter(
+  'qrfarm_engine_relays_total',
+  "The site's relayed calls sent to each engine (QR_ENGINE_URL's entry), retries on another engine included.",
+  ['engine'],
+);
+export const engineRetries = counter(
+  'qrfarm_engine_retries_total',
+  'Relayed calls sent again to another engine after the first could not be reached (the call never left the site).',
+  [],
+);
+export const engineUp = new Gauge<'engine'>({
+  name: 'qrfarm_engine_up',
+  help: '1 while the site sends to the engine, 0 while it holds it down (unreachable, not ready or draining).',
+  labelNames: ['engine'],
+  registers: [registry],
+});
 export const credits = counter(
   'qrfarm_credits_total',
   'Credits of the AI calls that cost one: reserved, spent, released (given back by the call) and expired (given back by the sweeper, the call never settled).',

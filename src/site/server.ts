@@ -42,6 +42,8 @@ export interface RunningSite {
   accounts: Accounts;
   /** Every route it serves, each with the guard it is behind. */
   routes: readonly Route[];
+  /** As RunningService's: the relays, server AI and its credits of the requests accepted, settled. */
+  drain(graceMs: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -164,10 +166,16 @@ export async function startSite(
     keyPrefix: `${config.redisKeyPrefix}limit:`,
     log,
   });
+  let draining = false;
   const gateway = { accounts, limiter, engine, settings: config.site, edgeCache, credentialFailures };
   const bulk = { ...gateway, batch: config.batch, batchItems };
   const apiRoutes: Route[] = [
-    ...opsRoutes({ role: 'site', metricsToken: config.metricsToken, notReady: () => storeDown(db) }),
+    ...opsRoutes({
+      role: 'site',
+      metricsToken: config.metricsToken,
+      notReady: () => storeDown(db),
+      draining: () => draining,
+    }),
     ...gatewayRoutes(gateway),
     ...gatewayBatchRoutes(bulk),
     ...(stripe === undefined ? [] : [stripeWebhookRoute(stripe, checkout)]),
@@ -207,6 +215,10 @@ export async function startSite(
     port: http.port,
     accounts,
     routes,
+    drain: (graceMs) => {
+      draining = true;
+      return http.drain(graceMs);
+    },
     close: async () => {
       http.close();
       await receipts?.close();

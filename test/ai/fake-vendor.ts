@@ -18,6 +18,8 @@ export interface Reply {
   raw?: string;
   /** Wait this long before answering; a client that gives up meanwhile is counted in `aborted`. */
   delayMs?: number;
+  /** Answer only once this has resolved (then after `delayMs`): a test decides when calls end. */
+  until?: Promise<unknown>;
 }
 
 export interface Received {
@@ -130,15 +132,19 @@ export async function startFakeVendor(wire: WireKind, apiKey: string): Promise<F
         return;
       }
       const reply = typeof next === 'function' ? next(received) : next;
-      if (!reply.delayMs) {
-        send(res, reply);
-        return;
-      }
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        if (!res.destroyed) send(res, reply);
-      }, reply.delayMs);
-      timers.add(timer);
+      const answer = () => {
+        if (!reply.delayMs) {
+          if (!res.destroyed) send(res, reply);
+          return;
+        }
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          if (!res.destroyed) send(res, reply);
+        }, reply.delayMs);
+        timers.add(timer);
+      };
+      if (reply.until === undefined) answer();
+      else void reply.until.then(answer);
     });
   });
 

@@ -8,13 +8,14 @@
 import { spawn } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Consumer, call, consumerConfig, startConsumer, type TestCustomer } from '../helpers/consumer.js';
 import { unusedPort } from '../helpers/tcp.js';
 
 const dist = (file: string) => new URL(`../../dist/src/${file}`, import.meta.url).href;
 const { configureLogs } = (await import(dist('observe/log.js'))) as typeof import('../../src/observe/log.js');
-const { metricsAllowed, opsRoutes } = (await import(
+const { DRAINING, metricsAllowed, opsRoutes } = (await import(
   dist('http/ops-routes.js')
 )) as typeof import('../../src/http/ops-routes.js');
 const { startHttp } = (await import(dist('http/server.js'))) as typeof import('../../src/http/server.js');
@@ -300,7 +301,7 @@ describe('GET /healthz and /readyz', () => {
         unreadHeaders: new Set(),
         serves: 'engine',
       },
-      opsRoutes({ role: 'engine', metricsToken: undefined, notReady: () => reason }),
+      opsRoutes({ role: 'engine', metricsToken: undefined, notReady: () => reason, draining: () => false }),
       { admit: () => false, verifyRelayed: () => Promise.reject(new Error('no relays')) },
       loadUws(),
     );
@@ -313,6 +314,56 @@ describe('GET /healthz and /readyz', () => {
       reason = undefined;
       expect((await fetch(`${origin}/readyz`)).status).toBe(200);
     } finally {
+      http.close();
+    }
+  });
+
+  it('a /readyz whose check is still running when a drain begins answers 503 draining, never 200 with Connection: close', async () => {
+    let checking!: () => void;
+    const checkStarted = new Promise<void>((resolve) => (checking = resolve));
+    let storeAnswers!: (reason: string | undefined) => void;
+    let draining = false;
+    const http = await startHttp(
+      {
+        host: '127.0.0.1',
+        port: 0,
+        maxHeaderBytes: 16384,
+        maxBodyBytes: 1024,
+        maxMultipartBytes: 1024,
+        bodyTimeoutMs: 1000,
+        logRequests: false,
+        unreadHeaders: new Set(),
+        serves: 'site',
+        trustedProxies: [],
+      },
+      opsRoutes({
+        role: 'site',
+        metricsToken: undefined,
+        // As the site's store check: an answer that comes later.
+        notReady: () => {
+          checking();
+          return new Promise<string | undefined>((resolve) => (storeAnswers = resolve));
+        },
+        draining: () => draining,
+      }),
+      { admit: () => false, verifyRelayed: () => Promise.reject(new Error('no relays')) },
+      loadUws(),
+    );
+    const client = new Client(`http://127.0.0.1:${http.port}`);
+    try {
+      const answer = client.request({ method: 'GET', path: '/readyz' });
+      await checkStarted;
+      // What SIGTERM does (server.ts, site/server.ts): not ready, then the server's drain.
+      draining = true;
+      const drained = http.drain(10_000);
+      storeAnswers(undefined);
+      const r = await answer;
+      expect(r.statusCode).toBe(503);
+      expect(r.headers.connection).toBe('close');
+      expect(await r.body.json()).toEqual({ success: false, status: 'not_ready', role: 'site', reason: DRAINING });
+      expect(await drained).toBe(0);
+    } finally {
+      await client.destroy();
       http.close();
     }
   });
