@@ -91,7 +91,9 @@ export const batchRoutes = (service: Service, batches: BatchJobs): Route[] => [
     doc: {
       summary:
         'Queue a bulk job: JSON {config, items:[{content, filename?, config?}]} or text/csv with a content column (shared design in the config query parameter). Each item counts as one call.',
-      response: '202 with the jobId, total, statusUrl and resultUrl.',
+      body: 'batchRequest',
+      status: 202,
+      response: 'The job, queued: its jobId, total, statusUrl and resultUrl.',
     },
     handler: async (ctx) => {
       const owner = ownerOf(ctx, service);

@@ -18,6 +18,9 @@ interface CheckoutBody {
   withdrawalWaiver: { textVersion: string };
 }
 
+/** Said where the pricing page's "1. Choose" list offers no pack by that id (GET /api/packs lists them). */
+const UNKNOWN_PACK = 'Choose one of the packs listed under “1. Choose”: the one chosen is not on sale here.';
+
 const invalid = (message: string, field?: string) => new ApiError('invalid_body', { message, field });
 
 /** The body as its schema takes it, or the refusal the site answers: the waiver's own, or invalid_body. */
@@ -83,7 +86,7 @@ export class Checkout {
     const fields = checkoutBody(body);
     const waiver = shownWaiver(fields.withdrawalWaiver.textVersion);
     const offer = this.catalogue.offer(fields.packId);
-    if (offer === undefined) throw invalid('packId must be the id of a pack GET /api/packs lists.', 'packId');
+    if (offer === undefined) throw invalid(UNKNOWN_PACK, 'packId');
     await this.checkSellable(offer, buyer.customerId);
 
     const order = await this.orders.createOrder({

@@ -1,7 +1,7 @@
 import type { BatchSettings } from '../config.js';
 import { parseBatch } from '../batch/parse.js';
 import { ApiError } from '../errors.js';
-import { guarded, type Method, type RequestContext, type Route } from '../http/router.js';
+import { guarded, type Method, type RequestContext, type Route, type RouteDoc } from '../http/router.js';
 import { forward, forwardStream } from '../http/upstream.js';
 import { apiKeyGuard } from './api-key.js';
 import { admitCustomerCall } from './customer-checks.js';
@@ -104,17 +104,29 @@ export function batchRelays(deps: GatewayBatchDeps): BatchRelays {
   };
 }
 
+/** A bulk job "Try it out" sends: two links, in the dots of the shared design. */
+const BATCH_EXAMPLE = {
+  config: { moduleShape: 'dots' },
+  items: [
+    { content: 'https://example.com/table/1', filename: 'table-1.png' },
+    { content: 'https://example.com/table/2', filename: 'table-2.png' },
+  ],
+};
+const JOB_ID = { jobId: { description: 'The jobId POST /api/v1/qr/batch answered.' } };
+const JOB_ANSWERS = { 401: 'missing_api_key, invalid_api_key.', 404: 'BATCH_NOT_FOUND: no job of yours by that id.' };
+
 /** The bulk routes under /api/v1, behind the caller's X-API-Key. */
 export function gatewayBatchRoutes(deps: GatewayBatchDeps): Route[] {
   const byKey = apiKeyGuard(deps.accounts, deps.credentialFailures);
   const relays = batchRelays(deps);
-  const route = (method: Method, path: string, summary: string, handle: BatchHandler) =>
+  const route = (method: Method, path: string, summary: string, handle: BatchHandler, doc: Partial<RouteDoc>) =>
     guarded(byKey, {
       method,
       path,
       doc: {
         summary: `${summary} Relays to ${method} ${path.replace('/api/v1', '/api')}.`,
         response: 'As the engine endpoint.',
+        ...doc,
       },
       handler: handle,
     });
@@ -124,10 +136,39 @@ export function gatewayBatchRoutes(deps: GatewayBatchDeps): Route[] {
       '/api/v1/qr/batch',
       'Queue a bulk job; its items count against the batch class of the day.',
       relays.submit,
+      {
+        body: 'batchRequest',
+        status: 202,
+        response: '{ success, jobId, status, total, statusUrl, resultUrl }: the job, queued.',
+        examples: { tables: { summary: 'Two links in dots', value: BATCH_EXAMPLE } },
+        answers: {
+          400: 'A body that is not a batch, with field.',
+          402: 'studio_required.',
+          429: 'rate_limited: more items than are left of the day’s.',
+        },
+      },
     ),
-    route('GET', '/api/v1/qr/batch/:jobId', 'A bulk job’s status.', relays.status),
-    route('DELETE', '/api/v1/qr/batch/:jobId', 'Cancel a bulk job.', relays.cancel),
-    route('GET', '/api/v1/qr/batch/:jobId/events', 'A bulk job’s progress as Server-Sent Events.', relays.events),
-    route('GET', '/api/v1/qr/batch/:jobId/result', 'A finished bulk job’s ZIP.', relays.result),
+    route('GET', '/api/v1/qr/batch/:jobId', 'A bulk job’s status.', relays.status, {
+      params: JOB_ID,
+      response: '{ success, jobId, status, total, done, failed, progress, resultUrl once finished }',
+      answers: JOB_ANSWERS,
+    }),
+    route('DELETE', '/api/v1/qr/batch/:jobId', 'Cancel a bulk job.', relays.cancel, {
+      params: JOB_ID,
+      response: 'The job, cancelled if it was still queued or running; a finished job as it finished.',
+      answers: JOB_ANSWERS,
+    }),
+    route('GET', '/api/v1/qr/batch/:jobId/events', 'A bulk job’s progress as Server-Sent Events.', relays.events, {
+      params: JOB_ID,
+      response: 'text/event-stream: a progress event at once, at each change and when the job finishes.',
+      produces: ['text/event-stream'],
+      answers: JOB_ANSWERS,
+    }),
+    route('GET', '/api/v1/qr/batch/:jobId/result', 'A finished bulk job’s ZIP.', relays.result, {
+      params: JOB_ID,
+      response: 'application/zip: one file per rendered item and manifest.csv.',
+      produces: ['application/zip'],
+      answers: { ...JOB_ANSWERS, 409: 'BATCH_NOT_FINISHED, with Retry-After.' },
+    }),
   ];
 }

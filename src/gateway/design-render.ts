@@ -22,6 +22,20 @@ export const DESIGN_RENDER_DOC: RouteDoc = {
   body: 'qrTemplateOverride',
   response: 'As POST /api/v1/qr/generate.',
   produces: RENDER_MEDIA_TYPES,
+  params: { id: { description: 'The id of one of your saved designs (GET /api/account/designs lists them).' } },
+  examples: {
+    content: {
+      summary: 'The design with a link, as the file itself',
+      value: { content: 'https://example.com', responseType: 'binary' },
+    },
+  },
+  answers: {
+    400: 'The body is not a design the engine takes, with field.',
+    401: 'missing_api_key, invalid_api_key.',
+    402: 'studio_required: no active Studio pack.',
+    404: 'design_not_found: no design of yours by that id.',
+    429: 'rate_limited, with Retry-After.',
+  },
 };
 
 /**

@@ -41,12 +41,14 @@ export interface RouteDoc {
   body?: string | readonly string[];
   /** Request bodies to show and send ("Try it out" sends the first), by name. */
   examples?: Record<string, { summary: string; value: unknown }>;
-  /** Path parameters: an example value and what they are. */
-  params?: Record<string, { example: string; description: string }>;
+  /** Path parameters: what they are, and an example value where one holds for every caller. */
+  params?: Record<string, { example?: string; description: string }>;
   /** Refusals worth naming, by status. */
   answers?: Record<number, string>;
   /** The success response, in a sentence. */
   response: string;
+  /** The success status, when it is not 200 (a job queued: 202). */
+  status?: number;
   /** Response media types other than JSON (e.g. the image types of a render). */
   produces?: string[];
 }

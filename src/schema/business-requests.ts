@@ -33,7 +33,7 @@ const checkoutSchema = {
         },
       },
     },
-    packId: { type: 'string', description: 'packId must be the id of a pack GET /api/packs lists.' },
+    packId: { type: 'string', description: 'Choose one of the packs listed under “1. Choose”.' },
   },
 } as const;
 

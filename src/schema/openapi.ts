@@ -2,6 +2,7 @@ import { ERRORS } from '../errors.js';
 import type { Route, RouteDoc } from '../http/router.js';
 import { FILE_FORMATS } from '../model/vocabulary.js';
 import { RELAY_HEADERS } from '../relay/signature.js';
+import { batchRequestSchema } from './batch-request.js';
 import { QR_DEFAULTS, qrConfigSchema } from './qr-config.js';
 import { SCHEMAS } from './registry.js';
 
@@ -75,7 +76,8 @@ export function buildOpenApi(
   secretHeader: string,
   channel: OpenApiChannel = engineChannel(secretHeader),
 ): Json {
-  const schemas: Json = { ErrorEnvelope: errorEnvelope, ...channel.schemas };
+  // batchRequest is published, not compiled: the batch parser reads JSON and CSV bodies itself.
+  const schemas: Json = { ErrorEnvelope: errorEnvelope, batchRequest: batchRequestSchema, ...channel.schemas };
   for (const [name, schema] of Object.entries(SCHEMAS))
     schemas[name] =
       name === 'qrConfig'
@@ -103,7 +105,7 @@ export function buildOpenApi(
       ...(security !== undefined && { security }),
       ...(route.doc.body && { requestBody: requestBodyOf(route.doc) }),
       responses: {
-        200: { description: route.doc.response, content },
+        [route.doc.status ?? 200]: { description: route.doc.response, content },
         ...Object.fromEntries(
           Object.entries(route.doc.answers ?? {}).map(([status, description]) => [
             status,

@@ -92,6 +92,16 @@ function checkoutSuite(driver: DriverName): void {
       expect(await refusal(checkout.start(body({ packId: undefined }), await buyer()))).toEqual(invalid('packId'));
     });
 
+    it('names the pack field as the pricing page labels it, in a sentence', async () => {
+      const checkout = new Checkout(f.accounts, CATALOGUE, TEST_MODE);
+      const message = async (b: unknown) =>
+        ((await checkout.start(b, await buyer()).catch((e: unknown) => e)) as ApiError).message;
+      expect(await message(body({ packId: 'gold' }))).toBe(
+        'Choose one of the packs listed under “1. Choose”: the one chosen is not on sale here.',
+      );
+      expect(await message(body({ packId: 7 }))).toBe('Choose one of the packs listed under “1. Choose”.');
+    });
+
     it('test mode: the order is paid at once, its pack granted, and the receipt told once', async () => {
       let paid = 0;
       const checkout = new Checkout(f.accounts, CATALOGUE, TEST_MODE, () => paid++);

@@ -27,7 +27,7 @@ const MAX_OUTPUT_BYTES = 64 * 1024;
 const guard = (scheme: string): Guard => ({ scheme, admit: () => ({}) });
 const noop = () => {};
 
-/** The routes the document is built from: one of each kind of guard, one without doc. */
+/** The routes the document is built from: one of each kind of guard, one answering 202, one without doc. */
 const listed: Route[] = [
   {
     method: 'POST',
@@ -49,6 +49,13 @@ const listed: Route[] = [
     auth: 'public',
     handler: noop,
     doc: { summary: 'Sign up.', body: 'credentials', response: 'The user.' },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/qr/batch',
+    guard: guard('apiKey'),
+    handler: noop,
+    doc: { summary: 'Queue.', body: 'batchRequest', status: 202, response: 'The job.' },
   },
   { method: 'GET', path: '/undocumented', handler: noop },
 ];
@@ -111,7 +118,18 @@ describe('GET /api/openapi.json', () => {
       $ref: '#/components/schemas/credentials',
     });
     for (const name of Object.keys(SITE_FORMS)) expect(doc.components.schemas[name], name).toBeDefined();
+    expect(doc.paths['/api/v1/qr/batch'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/batchRequest',
+    });
+    expect(doc.components.schemas.batchRequest.required).toEqual(['items']);
     expect(doc.components.schemas.ErrorEnvelope).toBeDefined();
+  });
+
+  it('declares a route’s success status: 202 for a job queued, 200 otherwise', async () => {
+    const { paths } = (await call(server.origin, '/api/openapi.json')).body;
+    expect(Object.keys(paths['/api/v1/qr/batch'].post.responses)).toEqual(['202', 'default']);
+    expect(paths['/api/v1/qr/batch'].post.responses[202].description).toBe('The job.');
+    expect(Object.keys(paths['/api/v1/qr/generate'].post.responses)).toEqual(['200', 'default']);
   });
 
   it('is built once, from the routes as they are when first asked for, and answered the same after', async () => {
