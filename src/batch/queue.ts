@@ -1,9 +1,12 @@
+import { logWarn } from '../observe/log.js';
 import PgBoss from 'pg-boss';
 import type { BatchSettings } from '../config.js';
 import type { Db } from '../store/index.js';
 
 /** The pg-boss queue every engine takes chunks of bulk items from. */
 const QUEUE = 'qr-batch';
+/** Key of the advisory lock an engine holds while it installs the queue (the store's migrations use another). */
+const QUEUE_INSTALL_LOCK = 0x71_72_62_71; // "qrbq"
 
 /** An item as queued: its row, the file it becomes, and its own fields (content and overrides). */
 export interface QueuedItem {
@@ -62,16 +65,30 @@ export class BatchQueue {
       supervise: true,
       maintenanceIntervalSeconds: Math.max(1, Math.min(120, Math.ceil(settings.chunkExpireSeconds / 2))),
     });
-    boss.on('error', (e: Error) => console.warn(`bulk queue: ${e.message}`));
-    await boss.start();
-    await boss.createQueue(QUEUE, {
-      name: QUEUE,
-      expireInSeconds: settings.chunkExpireSeconds,
-      // An engine dying with a chunk is an attempt; so many deaths in a row mean the chunk itself is at fault.
-      retryLimit: 10,
-      retryDelay: 0,
-      retentionSeconds: settings.keepHours * 3600,
-    });
+    boss.on('error', (e: Error) => logWarn(`bulk queue: ${e.message}`));
+    const install = async () => {
+      await boss.start();
+      await boss.createQueue(QUEUE, {
+        name: QUEUE,
+        expireInSeconds: settings.chunkExpireSeconds,
+        // An engine dying with a chunk is an attempt; so many deaths in a row mean the chunk itself is at fault.
+        retryLimit: 10,
+        retryDelay: 0,
+        retentionSeconds: settings.keepHours * 3600,
+      });
+    };
+    // Engines starting together on one PostgreSQL would each find pg-boss's schema missing and create it:
+    // its own advisory lock does not stop the second CREATE SCHEMA IF NOT EXISTS from failing on the
+    // catalog's unique index. One engine at a time installs (this lock, held on a connection of its own
+    // while pg-boss works on others); the next finds it installed. PGlite is one process's alone.
+    if (db.kind === 'postgres') {
+      await db.transaction(async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock($1)', [QUEUE_INSTALL_LOCK]);
+        await install();
+      });
+    } else {
+      await install();
+    }
     return new BatchQueue(boss, settings.chunkItems);
   }
 

@@ -1,3 +1,4 @@
+import { logWarn } from '../observe/log.js';
 import { prepareGenerate } from '../api/generate.js';
 import { isApiError } from '../errors.js';
 import type { Service } from '../service.js';
@@ -74,7 +75,7 @@ export class BatchRunner {
   ) {
     for (let i = 0; i < LANES; i++) this.loops.push(this.loop());
     this.cleanup = setInterval(() => {
-      removeExpiredJobs(db, new Date()).catch((e: Error) => console.warn(`removing expired bulk jobs: ${e.message}`));
+      removeExpiredJobs(db, new Date()).catch((e: Error) => logWarn(`removing expired bulk jobs: ${e.message}`));
     }, CLEANUP_MS);
     this.cleanup.unref();
   }
@@ -107,7 +108,7 @@ export class BatchRunner {
         if (!signal.aborted) await this.queue.complete(taken.id);
       } catch (e) {
         if (signal.aborted) return;
-        console.warn(`bulk chunk failed: ${(e as Error).message}`);
+        logWarn(`bulk chunk failed: ${(e as Error).message}`);
         await sleep(this.pollMs, signal);
       }
     }
