@@ -104,7 +104,7 @@ function designsSuite(driver: DriverName): void {
       expect((await owner.send('/api/account/designs')).body.designs[0].name).toBe('Mine');
     });
 
-    it('needs the session and its CSRF token', async () => {
+    it('needs the sign-in cookie and its CSRF token', async () => {
       const b = await person();
       expect(refusal(await call(c.siteUrl, '/api/account/designs'))).toMatchObject({
         status: 401,

@@ -1,7 +1,7 @@
 /**
  * The dashboard's routes (src/site/account-routes.ts), each over real HTTP against the built engine and site
  * (QR_ROLE=all) with the accounts on PGlite in memory and the server AI chain pointed at a loopback groq:
- * the answer of each, every refusal with its status, code and field, the session and CSRF token each
+ * the answer of each, every refusal with its status, code and field, the sign-in cookie and CSRF token each
  * needs, and what each change does to the account's keys, sessions and credits.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -82,7 +82,7 @@ describe('the guard of every account route', () => {
       });
   });
 
-  it('a POST without the session’s X-CSRF-Token: 403 csrf_failed, and nothing changes', async () => {
+  it('a POST without the sign-in’s X-CSRF-Token: 403 csrf_failed, and nothing changes', async () => {
     const b = await holder();
     for (const [path, body] of routes.filter(([, body]) => body !== undefined))
       expect(refusal(await b.send(path, body, { 'x-csrf-token': '' })), path).toEqual({

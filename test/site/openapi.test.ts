@@ -99,7 +99,7 @@ describe('GET /api/openapi.json', () => {
     expect(doc.security).toEqual([{ apiKey: [] }]);
   });
 
-  it('gives each operation the security of its guard: the default for a key, the session, none without a guard', async () => {
+  it('gives each operation the security of its guard: the default for a key, the sign-in cookie, none without a guard', async () => {
     const { paths } = (await call(server.origin, '/api/openapi.json')).body;
     expect(paths['/api/v1/qr/generate'].post.security).toBeUndefined();
     expect(paths['/api/keys/{id}'].get.security).toEqual([{ session: [] }]);

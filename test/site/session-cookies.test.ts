@@ -89,7 +89,7 @@ describe('the cookies’ names and attributes', () => {
 });
 
 describe('current', () => {
-  it('is the session the cookie names, among other cookies; null without one, or for an unknown token', async () => {
+  it('is the sign-in session the cookie names, among other cookies; null without one, or for an unknown token', async () => {
     const s = await session();
     const found = await cookies.current(request({ cookie: `theme=dark; qrf_session=${s.token}; x=1` }).ctx);
     expect(found).toEqual({ user: s.user, token: s.token, expiresAt: expect.any(Date) });
