@@ -24,6 +24,7 @@ import {
 } from '../helpers/consumer.js';
 import { decodeOne } from '../helpers/decode.js';
 import { newestLink, outboxMessages } from '../helpers/mailbox.js';
+import { openPage } from '../helpers/browser-page.js';
 
 const PASSWORD = 'a long enough passphrase';
 /** Asynchronous: the site under test answers in this process, so a program calling it must not block it. */
@@ -59,23 +60,8 @@ afterAll(async () => {
   rmSync(outbox, { recursive: true, force: true });
 });
 
-async function newPage(width = 1280): Promise<{ page: Page; close(): Promise<void> }> {
-  const context = await browser.newContext({
-    viewport: { width, height: 900 },
-    baseURL: c.siteUrl,
-    acceptDownloads: true,
-  });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  return {
-    page,
-    close: async () => {
-      await context.close();
-      expect(errors).toEqual([]);
-    },
-  };
-}
+const newPage = (width = 1280) =>
+  openPage(browser, { viewport: { width, height: 900 }, baseURL: c.siteUrl, acceptDownloads: true });
 
 /** Signs up through the form and opens the mailed link: a verified account; its customer id. */
 async function signUp(page: Page): Promise<string> {

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.js';
 import { type FakeVendor, startFakeVendor, success } from '../ai/fake-vendor.js';
@@ -29,6 +29,7 @@ import {
 import { decodeOne, fileToImage } from '../helpers/decode.js';
 import { newestLink, outboxMessages } from '../helpers/mailbox.js';
 import { image, png, RED } from '../helpers/make-images.js';
+import { openPage } from '../helpers/browser-page.js';
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -77,23 +78,8 @@ const newAddress = () => `person-${process.pid}-${people++}@example.com`;
  * A fresh browser context (its own cookies) and page. CSP is bypassed only so axe can be injected; the
  * pages' policy itself is checked above. `close` fails the test if any page script threw.
  */
-async function newPage(width = 1280): Promise<{ page: Page; close(): Promise<void> }> {
-  const context: BrowserContext = await browser.newContext({
-    viewport: { width, height: 900 },
-    baseURL: c.siteUrl,
-    bypassCSP: true,
-  });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  return {
-    page,
-    close: async () => {
-      await context.close();
-      expect(errors).toEqual([]);
-    },
-  };
-}
+const newPage = (width = 1280) =>
+  openPage(browser, { viewport: { width, height: 900 }, baseURL: c.siteUrl, bypassCSP: true });
 
 /** Opens, in this page, the newest link of `kind` the site mailed to `email` (read from its outbox). */
 async function openMailedLink(page: Page, email: string, kind: 'verify-email' | 'reset-password', after = 0) {

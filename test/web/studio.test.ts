@@ -9,7 +9,7 @@
  * The usage chart's day labels do not overlap, on a desktop and a phone.
  */
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
+import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.js';
 import {
@@ -21,6 +21,7 @@ import {
   startConsumer,
 } from '../helpers/consumer.js';
 import { decodeOne } from '../helpers/decode.js';
+import { openPage } from '../helpers/browser-page.js';
 
 const CONTENT = 'https://shop.example.com/menu?table=12';
 /** 1.30:1: both decoders read it, but the contrast check fails, so it is not verified. */
@@ -54,19 +55,7 @@ afterAll(async () => {
 });
 
 /** A fresh context at `viewport`; `close` fails the test if any page script threw. */
-async function newPage(viewport = DESKTOP): Promise<{ page: Page; close(): Promise<void> }> {
-  const context: BrowserContext = await browser.newContext({ viewport, baseURL: c.siteUrl, acceptDownloads: true });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  return {
-    page,
-    close: async () => {
-      await context.close();
-      expect(errors).toEqual([]);
-    },
-  };
-}
+const newPage = (viewport = DESKTOP) => openPage(browser, { viewport, baseURL: c.siteUrl, acceptDownloads: true });
 
 /** The Studio with the content typed and its preview (of that content, none pending) verified. */
 async function openStudio(page: Page): Promise<void> {
