@@ -2,16 +2,16 @@
  * `npm run loadtest:observe`: what issue 29's metrics and JSON logs cost the plain render over HTTP. This
  * build's engine with QR_LOG_FORMAT=json (every request a JSON line on stdout, read by this process as a
  * log collector would, and counted in the metrics; LOADTEST_LOG_FORMAT=text: the metrics alone) beside
- * LOADTEST_BASELINE=<another build>/dist (main, without either), or beside this build with text logs when
- * no baseline is given. Unique plain PNGs (the standard 50-character URL with a fresh id), 32 connections,
- * LOADTEST_SECONDS (10) per run, LOADTEST_ROUNDS (4) rounds each running both engines in turn (the order
- * alternating), after a warm-up of each: both columns share the same minutes. Reports each engine's ok
- * req/s, p50, p99 and CPU time per answered request (its process's, from /proc: steadier than the rate on a
- * busy machine; and its main thread's alone, where a log line and the metrics are made, the render worker
- * threads apart) per round and in total, the median of the rounds' CPU ratios, and the load average.
- * A closed loop's CPU per request moves with its rate (fewer requests a wake-up when the rate drops), so
- * LOADTEST_RATE=<req/s> offers that rate instead (an open model, as mix.ts's openLoad) to both engines:
- * the same work asked of each, their CPU per request compared at equal rates. Loopback only.
+ * the same build with QR_METRICS=off and text logs (neither), or beside LOADTEST_BASELINE=<another
+ * build>/dist run as it is. Unique plain PNGs (the standard 50-character URL with a fresh id), 32
+ * connections, LOADTEST_SECONDS (10) per run, LOADTEST_ROUNDS (4) rounds each running both engines in turn
+ * (the order alternating), after a warm-up of each: both columns share the same minutes. Reports each
+ * engine's ok req/s, p50, p99 and CPU time per answered request (its process's, from /proc: steadier than
+ * the rate on a busy machine; and its main thread's alone, where a log line and the metrics are made, the
+ * render worker threads apart) per round and in total, the median of the rounds' CPU ratios, and the load
+ * average. A closed loop's CPU per request moves with its rate (fewer requests a wake-up when the rate
+ * drops), so LOADTEST_RATE=<req/s> offers that rate instead (an open model, as mix.ts's openLoad) to both
+ * engines: the same work asked of each, their CPU per request compared at equal rates. Loopback only.
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -61,7 +61,7 @@ for (const [name, main, env] of [
   [`this build, metrics + ${LOG_FORMAT} logs`, THIS_MAIN, { QR_LOG_FORMAT: LOG_FORMAT }],
   baseline
     ? (['baseline', join(baseline, 'src/main.js'), {}] as const)
-    : (['this build, text logs', THIS_MAIN, { QR_LOG_FORMAT: 'text' }] as const),
+    : (['this build, QR_METRICS=off, text logs', THIS_MAIN, { QR_METRICS: 'off', QR_LOG_FORMAT: 'text' }] as const),
 ] as const) {
   const engine = await startEngine(env, main);
   let lines = 0;

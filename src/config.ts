@@ -91,6 +91,8 @@ export interface Config {
    * it exits (src/main.ts).
    */
   drainMs: number;
+  /** QR_METRICS: `on` (the default) counts and serves GET /metrics; `off` does neither (observe/metrics.ts). */
+  metrics: boolean;
   /** QR_METRICS_TOKEN: what a non-loopback client of GET /metrics presents as a Bearer token; unset, none may. */
   metricsToken: string | undefined;
   /**
@@ -301,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxHeaderBytes: int(env, 'QR_MAX_HEADER_BYTES', 16 * 1024, 1024),
     logRequests: env.QR_LOG_REQUESTS === '1',
     logFormat: logFormat(env),
+    metrics: onOff(env, 'QR_METRICS', true),
     metricsToken: env.QR_METRICS_TOKEN || undefined,
     drainMs: int(env, 'QR_DRAIN_SECONDS', 30, 1) * 1000,
     fetchAllowLoopback: env.QR_FETCH_ALLOW_LOOPBACK === '1',
@@ -592,6 +595,14 @@ function chainStep(variable: string, entry: string): ChainStep {
   if (!MODEL_ID.test(model))
     throw new Error(`${variable}: "${model}" is not a model id (letters, digits and . _ : / -, up to 100)`);
   return { providerId, model };
+}
+
+/** A switch: `on` or `off`, `fallback` when unset. */
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  if (value !== 'on' && value !== 'off') throw new Error(`${name} must be on or off, not "${value}"`);
+  return value === 'on';
 }
 
 function logFormat(env: NodeJS.ProcessEnv): 'text' | 'json' {

@@ -26,7 +26,7 @@ import { InProcessReplayMemory, RedisReplayMemory, type ReplayMemory } from './r
 import { RenderCache } from './render/cache.js';
 import { RenderPool } from './render/pool.js';
 import { configureLogs, logInfo } from './observe/log.js';
-import { watchPool } from './observe/metrics.js';
+import { recordMetrics, watchPool } from './observe/metrics.js';
 import type { Service } from './service.js';
 import { type AdminAccess, ENGINE_ADMIN, openAdminAccess } from './admin/access.js';
 import { type AdminRoute, adminHttpRoutes } from './admin/routes.js';
@@ -115,6 +115,7 @@ export async function startService(
     );
   }
   configureLogs(config.logFormat);
+  recordMetrics(config.metrics);
   const loaded = loadUws();
   const pool = new RenderPool({ ...config, batchWorkerSharePercent: config.batch.workerSharePercent });
   const unwatch = watchPool(pool);
@@ -153,6 +154,7 @@ export async function startService(
     const routes = [
       ...opsRoutes({
         role: 'engine',
+        metrics: config.metrics,
         metricsToken: config.metricsToken,
         notReady: () => notReady(pool),
         draining: () => draining,

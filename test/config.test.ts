@@ -138,3 +138,12 @@ describe('the render pool and request bodies', () => {
     expect(() => loadConfig({ QR_BODY_TIMEOUT_MS: 'soon' })).toThrow(/QR_BODY_TIMEOUT_MS/);
   });
 });
+
+describe('metrics', () => {
+  it('QR_METRICS is on unless off, and nothing else', () => {
+    expect(loadConfig({}).metrics).toBe(true);
+    expect(loadConfig({ QR_METRICS: 'on' }).metrics).toBe(true);
+    expect(loadConfig({ QR_METRICS: 'off' }).metrics).toBe(false);
+    expect(() => loadConfig({ QR_METRICS: 'false' })).toThrow(/QR_METRICS must be on or off/);
+  });
+});

@@ -1,26 +1,26 @@
 /** Requests accepted and not yet answered, and a wait for none to be left. */
 export class InFlight {
-  private count = 0;
+  private counted = 0;
   private waiter: (() => void) | undefined;
 
-  /** `gauge`: the metric that shows the count (qrfarm_http_requests_in_flight). */
-  constructor(private readonly gauge: { inc(): void; dec(): void }) {}
+  /** How many are in flight (read by the metrics at a scrape: observe/metrics.ts watchInFlight). */
+  get count(): number {
+    return this.counted;
+  }
 
   begin(): void {
-    this.count++;
-    this.gauge.inc();
+    this.counted++;
   }
 
   end(): void {
-    this.gauge.dec();
-    if (--this.count === 0) this.waiter?.();
+    if (--this.counted === 0) this.waiter?.();
   }
 
   /** Waits `atLeastMs`, then until none is in flight or `atMostMs` have passed; resolves with how many are left. */
   async settled(atLeastMs: number, atMostMs: number): Promise<number> {
     const started = performance.now();
     await new Promise((resolve) => setTimeout(resolve, atLeastMs));
-    if (this.count > 0) {
+    if (this.counted > 0) {
       let timer: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
         this.waiter = resolve;
@@ -29,6 +29,6 @@ export class InFlight {
       clearTimeout(timer);
       this.waiter = undefined;
     }
-    return this.count;
+    return this.counted;
   }
 }

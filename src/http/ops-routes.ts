@@ -30,6 +30,8 @@ export const DRAINING = 'draining: finishing the requests it accepted before it 
 
 export interface OpsOptions {
   role: 'engine' | 'site';
+  /** QR_METRICS: off, the process counts nothing and GET /metrics is not a route (404). */
+  metrics: boolean;
   metricsToken: string | undefined;
   /** Why the process cannot serve yet (workers loading, the store down), or undefined when it can. */
   notReady(): Promise<string | undefined> | string | undefined;
@@ -37,27 +39,28 @@ export interface OpsOptions {
   draining(): boolean;
 }
 
-export function opsRoutes({ role, metricsToken, notReady, draining }: OpsOptions): Route[] {
+export function opsRoutes({ role, metrics, metricsToken, notReady, draining }: OpsOptions): Route[] {
   const check = metricsToken === undefined || metricsToken === '' ? undefined : makeSecretCheck(metricsToken);
-  return [
-    {
-      method: 'GET',
-      path: '/metrics',
-      auth: 'public',
-      doc: {
-        summary: `The ${role}'s metrics in the Prometheus text format: loopback clients, or Authorization: Bearer QR_METRICS_TOKEN.`,
-        response: 'Prometheus text exposition 0.0.4.',
-        produces: ['text/plain'],
-      },
-      handler: async (ctx) => {
-        if (!metricsAllowed(ctx.remoteAddress, ctx.headers.authorization, check))
-          throw new ApiError('UNAUTHORIZED', {
-            message: 'GET /metrics answers loopback clients, and others with Authorization: Bearer QR_METRICS_TOKEN.',
-          });
-        const { contentType, body } = await exposition();
-        ctx.reply.send(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store' }, body);
-      },
+  const metricsRoute: Route = {
+    method: 'GET',
+    path: '/metrics',
+    auth: 'public',
+    doc: {
+      summary: `The ${role}'s metrics in the Prometheus text format: loopback clients, or Authorization: Bearer QR_METRICS_TOKEN.`,
+      response: 'Prometheus text exposition 0.0.4.',
+      produces: ['text/plain'],
     },
+    handler: async (ctx) => {
+      if (!metricsAllowed(ctx.remoteAddress, ctx.headers.authorization, check))
+        throw new ApiError('UNAUTHORIZED', {
+          message: 'GET /metrics answers loopback clients, and others with Authorization: Bearer QR_METRICS_TOKEN.',
+        });
+      const { contentType, body } = await exposition();
+      ctx.reply.send(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store' }, body);
+    },
+  };
+  return [
+    ...(metrics ? [metricsRoute] : []),
     {
       method: 'GET',
       path: '/healthz',

@@ -2,7 +2,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '
 import type { Config } from '../config.js';
 import { ApiError, isApiError } from '../errors.js';
 import { isTraceparent, logError, logRequest, jsonLogs, requestIdOf } from '../observe/log.js';
-import { httpDuration, httpInFlight, httpRequests } from '../observe/metrics.js';
+import { httpDuration, httpRequests, watchInFlight } from '../observe/metrics.js';
 import type { RelayIdentity } from '../relay/signature.js';
 import type { RequestAuth } from './auth.js';
 import { collectBody } from './body.js';
@@ -97,7 +97,7 @@ export function startHttp(
   // Every Reply reads this list when it answers: a drain adds `Connection: close` to answers already in flight too.
   const fixedHeaders = [...ALWAYS_HEADERS, ...(config.answerHeaders ?? [])];
   const proxies = new TrustedProxies(config.trustedProxies);
-  const load = new InFlight(httpInFlight.labels(config.serves));
+  const load = new InFlight();
 
   app.any('/*', (res: HttpResponse, req: HttpRequest) => {
     const method = req.getCaseSensitiveMethod();
@@ -208,15 +208,22 @@ export function startHttp(
     }
   });
 
-  return listen(app, config, uws).then((listening) => ({
-    port: listening.port,
-    close: listening.close,
-    drain: async (graceMs) => {
-      listening.close();
-      fixedHeaders.push(['Connection', 'close']);
-      return load.settled(Math.min(DRAIN_NOTICE_MS, graceMs), graceMs);
-    },
-  }));
+  return listen(app, config, uws).then((listening) => {
+    // In the metrics until closed, and through a drain: a drain is when an operator reads it.
+    const unwatch = watchInFlight(config.serves, load);
+    return {
+      port: listening.port,
+      close: () => {
+        unwatch();
+        listening.close();
+      },
+      drain: async (graceMs) => {
+        listening.close();
+        fixedHeaders.push(['Connection', 'close']);
+        return load.settled(Math.min(DRAIN_NOTICE_MS, graceMs), graceMs);
+      },
+    };
+  });
 }
 
 /** Listens on the port and, when the settings name one, on a Unix socket too; closing (once) closes both. */

@@ -8,18 +8,63 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
  * formats), so the series stay few whatever the traffic.
  */
 export const registry = new Registry();
-// The process's memory, CPU, event-loop delay and GC: prom-client's default metrics, named qrfarm_process_….
-collectDefaultMetrics({ register: registry, prefix: 'qrfarm_' });
+
+/**
+ * Whether this process counts (QR_METRICS, on unless `off`). Off, every metric below ignores what it is
+ * told and GET /metrics is not served: what the metrics cost is then measured by the same build with and
+ * without them (`npm run loadtest:observe`, bench/README.md).
+ */
+let recording = true;
+let defaultsStarted = false;
+
+/**
+ * Turns counting on or off for this process (both roles of one process share it). On, it also starts
+ * prom-client's default metrics, once: the process's memory, CPU, event-loop delay and GC, named
+ * qrfarm_process_… and qrfarm_nodejs_….
+ */
+export function recordMetrics(on: boolean): void {
+  recording = on;
+  if (!on || defaultsStarted) return;
+  defaultsStarted = true;
+  collectDefaultMetrics({ register: registry, prefix: 'qrfarm_' });
+}
+
+/** What a metric's series is told while counting is off. */
+const IGNORED = { inc() {}, dec() {}, set() {}, observe() {} };
 
 const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** A counter in the registry, with the labels named. */
-const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
-  new Counter<L>({ name, help, labelNames, registers: [registry] });
+function counter<L extends string>(name: string, help: string, labelNames: readonly L[]) {
+  const metric = new Counter<L>({ name, help, labelNames, registers: [registry] });
+  return {
+    labels: (...values: string[]): Pick<Counter.Internal, 'inc'> => (recording ? metric.labels(...values) : IGNORED),
+    inc: (by?: number): void => {
+      if (recording) metric.inc(by);
+    },
+  };
+}
 
 /** A histogram in the registry, of seconds unless `buckets` says otherwise. */
-const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets = SECONDS_BUCKETS) =>
-  new Histogram<L>({ name, help, labelNames, buckets, registers: [registry] });
+function histogram<L extends string>(name: string, help: string, labelNames: readonly L[], buckets = SECONDS_BUCKETS) {
+  const metric = new Histogram<L>({ name, help, labelNames, buckets, registers: [registry] });
+  return {
+    labels: (...values: string[]): Pick<Histogram.Internal<L>, 'observe'> =>
+      recording ? metric.labels(...values) : IGNORED,
+    observe: (value: number): void => {
+      if (recording) metric.observe(value);
+    },
+  };
+}
+
+/** A gauge in the registry, set by the code that knows its value. */
+function gauge<L extends string>(name: string, help: string, labelNames: readonly L[]) {
+  const metric = new Gauge<L>({ name, help, labelNames, registers: [registry] });
+  return {
+    labels: (...values: string[]): Pick<Gauge.Internal<L>, 'inc' | 'dec' | 'set'> =>
+      recording ? metric.labels(...values) : IGNORED,
+  };
+}
 
 export const httpRequests = counter(
   'qrfarm_http_requests_total',
@@ -31,12 +76,24 @@ export const httpDuration = histogram(
   'Time from a request to its answer (its handler done), by role, route pattern and method.',
   ['role', 'route', 'method'],
 );
-export const httpInFlight = new Gauge<'role'>({
+/** What the in-flight gauge reads at each scrape: each front end's count, by its role (several in one test process add up). */
+const inFlightSources = new Map<{ readonly count: number }, string>();
+new Gauge<'role'>({
   name: 'qrfarm_http_requests_in_flight',
   help: 'Requests accepted (their headers read) and not yet answered, by role: what a drain waits for.',
   labelNames: ['role'],
   registers: [registry],
+  collect() {
+    this.reset();
+    for (const [source, role] of inFlightSources) this.inc({ role }, source.count);
+  },
 });
+
+/** Shows `source`'s count in qrfarm_http_requests_in_flight under `role` until the returned function is called. */
+export function watchInFlight(role: string, source: { readonly count: number }): () => void {
+  inFlightSources.set(source, role);
+  return () => inFlightSources.delete(source);
+}
 export const renderDuration = histogram(
   'qrfarm_render_duration_seconds',
   'A render in its worker, verification and auto-fix included, wait for a worker excluded.',
@@ -86,12 +143,11 @@ export const engineRetries = counter(
   'Relayed calls sent again to another engine after the first could not be reached (the call never left the site).',
   [],
 );
-export const engineUp = new Gauge<'engine'>({
-  name: 'qrfarm_engine_up',
-  help: '1 while the site sends to the engine, 0 while it holds it down (unreachable, not ready or draining).',
-  labelNames: ['engine'],
-  registers: [registry],
-});
+export const engineUp = gauge(
+  'qrfarm_engine_up',
+  '1 while the site sends to the engine, 0 while it holds it down (unreachable, not ready or draining).',
+  ['engine'],
+);
 export const credits = counter(
   'qrfarm_credits_total',
   'Credits of the AI calls that cost one: reserved, spent, released (given back by the call) and expired (given back by the sweeper, the call never settled).',

@@ -20,6 +20,7 @@ import { adminHttpRoutes, adminRoutes } from '../admin/routes.js';
 import type { RequestAuth } from '../http/auth.js';
 import { opsRoutes } from '../http/ops-routes.js';
 import { configureLogs } from '../observe/log.js';
+import { recordMetrics } from '../observe/metrics.js';
 import type { Route } from '../http/router.js';
 import { HSTS } from '../http/answer-headers.js';
 import { startHttp } from '../http/server.js';
@@ -124,6 +125,7 @@ export async function startSite(
   if (options.engineUrls.length === 0) throw new Error('The site needs QR_ENGINE_URL: the engines it relays to.');
   const { store } = config;
   configureLogs(config.logFormat);
+  recordMetrics(config.metrics);
   // The pepper first: a missing one must stop the start before anything is opened.
   const pepper = resolvePepper({ pepper: store.keyPepper, dataDir: store.dataDir, databaseUrl: store.databaseUrl });
   const db = await openStore({ ...store, role: 'site' });
@@ -172,6 +174,7 @@ export async function startSite(
   const apiRoutes: Route[] = [
     ...opsRoutes({
       role: 'site',
+      metrics: config.metrics,
       metricsToken: config.metricsToken,
       notReady: () => storeDown(db),
       draining: () => draining,

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Consumer, call, consumerConfig, startConsumer, type TestCustomer } from '../helpers/consumer.js';
+import { decodeOne } from '../helpers/decode.js';
 import { unusedPort } from '../helpers/tcp.js';
 
 const dist = (file: string) => new URL(`../../dist/src/${file}`, import.meta.url).href;
@@ -21,6 +22,9 @@ const { DRAINING, metricsAllowed, opsRoutes } = (await import(
 const { startHttp } = (await import(dist('http/server.js'))) as typeof import('../../src/http/server.js');
 const { loadUws } = (await import(dist('http/uws.js'))) as typeof import('../../src/http/uws.js');
 const { makeSecretCheck } = (await import(dist('http/auth.js'))) as typeof import('../../src/http/auth.js');
+const { engineUp, httpDuration, httpRequests, recordMetrics, registry } = (await import(
+  dist('observe/metrics.js')
+)) as typeof import('../../src/observe/metrics.js');
 
 /** One sample of the exposition: its name, labels and value. */
 interface Sample {
@@ -301,7 +305,13 @@ describe('GET /healthz and /readyz', () => {
         unreadHeaders: new Set(),
         serves: 'engine',
       },
-      opsRoutes({ role: 'engine', metricsToken: undefined, notReady: () => reason, draining: () => false }),
+      opsRoutes({
+        role: 'engine',
+        metrics: true,
+        metricsToken: undefined,
+        notReady: () => reason,
+        draining: () => false,
+      }),
       { admit: () => false, verifyRelayed: () => Promise.reject(new Error('no relays')) },
       loadUws(),
     );
@@ -338,6 +348,7 @@ describe('GET /healthz and /readyz', () => {
       },
       opsRoutes({
         role: 'site',
+        metrics: true,
         metricsToken: undefined,
         // As the site's store check: an answer that comes later.
         notReady: () => {
@@ -414,6 +425,78 @@ describe('an engine started as its own process, QR_LOG_FORMAT=json', () => {
         method: 'GET',
         status: 200,
       });
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 60_000);
+});
+
+describe('QR_METRICS=off', () => {
+  it('every kind of metric ignores what it is told until counting is on again', async () => {
+    const samples = async () => parseExposition(await registry.metrics());
+    const names = ['qrfarm_http_requests_total', 'qrfarm_http_request_duration_seconds_count'];
+    const values = async () => {
+      const now = await samples();
+      return [
+        ...names.map((name) => sampleSum(now, name, { role: 'metrics-switch' })),
+        sampleSum(now, 'qrfarm_engine_up', { engine: 'metrics-switch' }),
+      ];
+    };
+    const count = () => {
+      httpRequests.labels('metrics-switch', '/x', 'GET', '200').inc();
+      httpDuration.labels('metrics-switch', '/x', 'GET').observe(0.01);
+      engineUp.labels('metrics-switch').set(1);
+    };
+    const before = await values();
+    recordMetrics(false);
+    try {
+      count();
+    } finally {
+      recordMetrics(true);
+    }
+    expect(await values()).toEqual(before);
+    count();
+    expect(await values()).toEqual([before[0]! + 1, before[1]! + 1, 1]);
+  });
+});
+
+describe('an engine started as its own process, QR_METRICS=off', () => {
+  it('renders as before and has no /metrics', async () => {
+    const port = await unusedPort();
+    const child = spawn(process.execPath, [fileURLToPath(dist('main.js'))], {
+      env: {
+        ...process.env,
+        QR_ROLE: 'engine',
+        QR_DATA_DIR: 'memory://',
+        QR_WORKERS: '1',
+        QR_METRICS: 'off',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let text = '';
+        child.stdout.on('data', (d: Buffer) => {
+          text += d.toString();
+          if (text.includes('listening on')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`the engine exited with ${code}`)));
+      });
+      const origin = `http://127.0.0.1:${port}`;
+      const content = 'https://example.com/metrics-off';
+      const r = await fetch(`${origin}/api/qr/generate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content, responseType: 'binary' }),
+      });
+      expect(r.status).toBe(200);
+      expect((await decodeOne('png', new Uint8Array(await r.arrayBuffer()))).text).toBe(content);
+      const metrics = await fetch(`${origin}/metrics`);
+      expect(metrics.status).toBe(404);
+      expect(await metrics.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+      expect((await fetch(`${origin}/readyz`)).status).toBe(200);
     } finally {
       child.kill('SIGTERM');
     }

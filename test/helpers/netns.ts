@@ -1,9 +1,12 @@
 /**
- * Hosts for the failover tests: network namespaces (`ip netns`), each with one veth on a bridge in the root
- * namespace, on a /24 of 10.77.0.0/16 chosen per run. The root namespace's end of the bridge (`.1`) is the
- * network's way to what runs on this machine's loopback (PostgreSQL, Redis, a fake LLM vendor): TCP
- * forwarders in the test process take connections there and pass them to 127.0.0.1. Needs root and
- * iproute2; every step that fails throws, so a suite built on it fails rather than skips.
+ * Hosts for the failover tests: network namespaces (`ip netns`), each with one veth on a bridge, on a /24 of
+ * 10.77.0.0/16 chosen per run. The bridge lives in a namespace of its own (the switch), not in the root
+ * namespace: there, host-to-host frames would pass the machine's firewall (with Docker's engine running,
+ * bridged traffic goes through iptables' FORWARD chain, whose policy Docker sets to DROP). The root
+ * namespace has a port on the switch too (`.1`): the network's way to what runs on this machine's
+ * loopback (PostgreSQL, Redis, a fake LLM vendor), where TCP forwarders in the test process take
+ * connections and pass them to 127.0.0.1. Needs root and iproute2; every step that fails throws, so a
+ * suite built on it fails rather than skips.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -37,7 +40,7 @@ export interface RoleProcess {
 }
 
 export interface TestNetwork {
-  /** The root namespace's address on the bridge. */
+  /** The root namespace's address on the network. */
   gateway: string;
   /** A new host on the network: a namespace with loopback up and one address. */
   host(): Host;
@@ -45,7 +48,7 @@ export interface TestNetwork {
   forward(port: number): Promise<number>;
   /** Runs `node <script>` inside `host` with `env` (nothing of this process's environment but PATH). */
   run(host: Host, script: string, env: Record<string, string>): RoleProcess;
-  /** Kills what `run` started, closes the forwarders, deletes the namespaces and the bridge. */
+  /** Kills what `run` started, closes the forwarders, deletes the namespaces (the switch's with its bridge). */
   close(): Promise<void>;
 }
 
@@ -53,18 +56,29 @@ export function createTestNetwork(): TestNetwork {
   const tag = randomBytes(3).toString('hex');
   const subnet = freeSubnet();
   const bridge = `qfb${tag}`;
-  const namespaces: string[] = [];
+  const switchNs = `qfs${tag}`;
+  const rootPort = `qfr${tag}`;
+  const namespaces: string[] = [switchNs];
   const servers: Server[] = [];
   const sockets = new Set<Socket>();
   const processes: RoleProcess[] = [];
   const gateway = `10.77.${subnet}.1`;
+  /** A veth pair whose `outside` end is a port of the bridge (moved into the switch's namespace). */
+  const plug = (outside: string, inside: string) => {
+    ip('link', 'add', outside, 'type', 'veth', 'peer', 'name', inside);
+    ip('link', 'set', outside, 'netns', switchNs);
+    ip('-n', switchNs, 'link', 'set', outside, 'master', bridge, 'up');
+  };
   try {
-    ip('link', 'add', bridge, 'type', 'bridge');
-    ip('addr', 'add', `${gateway}/24`, 'dev', bridge);
-    ip('link', 'set', bridge, 'up');
+    ip('netns', 'add', switchNs);
+    ip('-n', switchNs, 'link', 'add', bridge, 'type', 'bridge');
+    ip('-n', switchNs, 'link', 'set', bridge, 'up');
+    plug(`qfu${tag}`, rootPort);
+    ip('addr', 'add', `${gateway}/24`, 'dev', rootPort);
+    ip('link', 'set', rootPort, 'up');
   } catch (e) {
     try {
-      ip('link', 'del', bridge);
+      ip('netns', 'del', switchNs);
     } catch {}
     throw new Error(`cannot build the test network (root and iproute2 are needed): ${(e as Error).message}`);
   }
@@ -72,15 +86,15 @@ export function createTestNetwork(): TestNetwork {
   const network: TestNetwork = {
     gateway,
     host() {
-      const k = namespaces.length + 2;
+      // .1 is the root namespace's port; hosts are .2 on (the switch's namespace is the list's first).
+      const k = namespaces.length + 1;
       const ns = `qfn${tag}-${k}`;
       const outside = `qfv${tag}${k}`;
       const inside = `qfp${tag}${k}`;
       namespaces.push(ns);
       ip('netns', 'add', ns);
-      ip('link', 'add', outside, 'type', 'veth', 'peer', 'name', inside);
+      plug(outside, inside);
       ip('link', 'set', inside, 'netns', ns);
-      ip('link', 'set', outside, 'master', bridge, 'up');
       ip('-n', ns, 'addr', 'add', `10.77.${subnet}.${k}/24`, 'dev', inside);
       ip('-n', ns, 'link', 'set', inside, 'up');
       ip('-n', ns, 'link', 'set', 'lo', 'up');
@@ -134,11 +148,7 @@ export function createTestNetwork(): TestNetwork {
           problems.push((e as Error).message);
         }
       }
-      try {
-        ip('link', 'del', bridge);
-      } catch (e) {
-        problems.push((e as Error).message);
-      }
+      // The root namespace's port goes with its peer, the bridge with the switch's namespace.
       if (problems.length > 0) throw new Error(`test network not fully removed: ${problems.join('; ')}`);
     },
   };
