@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { CounterFamily, HistogramFamily } from './series.js';
 
 /*
  * The service's metrics (issue 29), in the Prometheus text format at GET /metrics. One registry per
@@ -35,24 +36,23 @@ const IGNORED = { inc() {}, dec() {}, set() {}, observe() {} };
 const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** A counter in the registry, with the labels named. */
-function counter<L extends string>(name: string, help: string, labelNames: readonly L[]) {
-  const metric = new Counter<L>({ name, help, labelNames, registers: [registry] });
+function counter(name: string, help: string, labelNames: readonly string[]) {
+  const family = new CounterFamily(name, help, labelNames, registry);
   return {
-    labels: (...values: string[]): Pick<Counter.Internal, 'inc'> => (recording ? metric.labels(...values) : IGNORED),
+    labels: (...values: string[]): { inc(by?: number): void } => (recording ? family.labels(...values) : IGNORED),
     inc: (by?: number): void => {
-      if (recording) metric.inc(by);
+      if (recording) family.labels().inc(by);
     },
   };
 }
 
 /** A histogram in the registry, of seconds unless `buckets` says otherwise. */
-function histogram<L extends string>(name: string, help: string, labelNames: readonly L[], buckets = SECONDS_BUCKETS) {
-  const metric = new Histogram<L>({ name, help, labelNames, buckets, registers: [registry] });
+function histogram(name: string, help: string, labelNames: readonly string[], buckets = SECONDS_BUCKETS) {
+  const family = new HistogramFamily(name, help, labelNames, buckets, registry);
   return {
-    labels: (...values: string[]): Pick<Histogram.Internal<L>, 'observe'> =>
-      recording ? metric.labels(...values) : IGNORED,
+    labels: (...values: string[]): { observe(value: number): void } => (recording ? family.labels(...values) : IGNORED),
     observe: (value: number): void => {
-      if (recording) metric.observe(value);
+      if (recording) family.labels().observe(value);
     },
   };
 }
