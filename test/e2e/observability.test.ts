@@ -380,21 +380,27 @@ describe('GET /healthz and /readyz', () => {
   });
 });
 
+/** The built engine as its own process with one worker on a free port, `env` added; its stdout piped. */
+async function ownEngine(env: Record<string, string>) {
+  const port = await unusedPort();
+  const child = spawn(process.execPath, [fileURLToPath(dist('main.js'))], {
+    env: {
+      ...process.env,
+      QR_ROLE: 'engine',
+      QR_DATA_DIR: 'memory://',
+      QR_WORKERS: '1',
+      ...env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return { port, child };
+}
+
 describe('an engine started as its own process, QR_LOG_FORMAT=json', () => {
   it('writes one JSON object per line to stdout, the request’s line with its id', async () => {
-    const port = await unusedPort();
-    const child = spawn(process.execPath, [fileURLToPath(dist('main.js'))], {
-      env: {
-        ...process.env,
-        QR_ROLE: 'engine',
-        QR_DATA_DIR: 'memory://',
-        QR_WORKERS: '1',
-        QR_LOG_FORMAT: 'json',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const { port, child } = await ownEngine({ QR_LOG_FORMAT: 'json' });
     const out: string[] = [];
     let buffered = '';
     const seen = (test: (l: Record<string, unknown>) => boolean) =>
@@ -462,19 +468,7 @@ describe('QR_METRICS=off', () => {
 
 describe('an engine started as its own process, QR_METRICS=off', () => {
   it('renders as before and has no /metrics', async () => {
-    const port = await unusedPort();
-    const child = spawn(process.execPath, [fileURLToPath(dist('main.js'))], {
-      env: {
-        ...process.env,
-        QR_ROLE: 'engine',
-        QR_DATA_DIR: 'memory://',
-        QR_WORKERS: '1',
-        QR_METRICS: 'off',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const { port, child } = await ownEngine({ QR_METRICS: 'off' });
     try {
       await new Promise<void>((resolve, reject) => {
         let text = '';
