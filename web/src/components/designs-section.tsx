@@ -4,6 +4,7 @@ import { asFailure, changeJson, getJson } from '../lib/api.js';
 import { formatDateTime } from '../lib/format.js';
 import { useLoad } from '../lib/load.js';
 import { Confirm } from './confirm.js';
+import { DataTable } from './data-table.js';
 import { Notice } from './field.js';
 
 /** The account's saved designs: opened in the Studio, renamed in place, deleted after a confirmation. */
@@ -42,75 +43,64 @@ export function DesignsSection() {
       <div role="status" aria-live="polite">
         {said && <Notice kind={said.kind}>{said.text}</Notice>}
       </div>
-      {designs && designs.length === 0 && <p>No saved designs yet.</p>}
-      {designs && designs.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">Saved designs, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Id</th>
-                <th scope="col">Changed</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {designs.map((d) => (
-                <tr key={d.id}>
-                  <td>
-                    {renaming?.id === d.id ? (
-                      <form onSubmit={rename} class="inline-form">
-                        <label class="visually-hidden" for={`rename-${d.id}`}>
-                          New name for {d.name}
-                        </label>
-                        <input
-                          id={`rename-${d.id}`}
-                          required
-                          maxLength={100}
-                          value={renaming.name}
-                          onInput={(e) => setRenaming({ id: d.id, name: e.currentTarget.value })}
-                        />
-                        <button type="submit">Save name</button>
-                        <button type="button" class="secondary" onClick={() => setRenaming(undefined)}>
-                          Cancel
-                        </button>
-                      </form>
-                    ) : (
-                      d.name
-                    )}
-                  </td>
-                  <td>
-                    <code>{d.id}</code>
-                  </td>
-                  <td>{formatDateTime(d.updatedAt)}</td>
-                  <td class="actions">
-                    <a class="button secondary" href={`/studio?design=${encodeURIComponent(d.id)}`}>
-                      Open {d.name} in the Studio
-                    </a>
-                    <button
-                      type="button"
-                      class="secondary"
-                      aria-label={`Rename ${d.name}`}
-                      onClick={() => setRenaming({ id: d.id, name: d.name })}
-                    >
-                      Rename
-                    </button>
-                    <button
-                      type="button"
-                      class="secondary"
-                      aria-label={`Delete ${d.name}`}
-                      onClick={() => setDeleting(d)}
-                    >
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Saved designs, newest first"
+        rows={designs}
+        rowKey={(d) => d.id}
+        empty="No saved designs yet."
+        columns={[
+          {
+            key: 'name',
+            header: 'Name',
+            cell: (d) =>
+              renaming?.id === d.id ? (
+                <form onSubmit={rename} class="inline-form">
+                  <label class="visually-hidden" for={`rename-${d.id}`}>
+                    New name for {d.name}
+                  </label>
+                  <input
+                    id={`rename-${d.id}`}
+                    required
+                    maxLength={100}
+                    value={renaming.name}
+                    onInput={(e) => setRenaming({ id: d.id, name: e.currentTarget.value })}
+                  />
+                  <button type="submit">Save name</button>
+                  <button type="button" class="secondary" onClick={() => setRenaming(undefined)}>
+                    Cancel
+                  </button>
+                </form>
+              ) : (
+                d.name
+              ),
+          },
+          { key: 'id', header: 'Id', cell: (d) => <code>{d.id}</code> },
+          { key: 'changed', header: 'Changed', cell: (d) => formatDateTime(d.updatedAt) },
+          {
+            key: 'actions',
+            header: 'Actions',
+            class: 'actions',
+            cell: (d) => (
+              <>
+                <a class="button secondary" href={`/studio?design=${encodeURIComponent(d.id)}`}>
+                  Open {d.name} in the Studio
+                </a>
+                <button
+                  type="button"
+                  class="secondary"
+                  aria-label={`Rename ${d.name}`}
+                  onClick={() => setRenaming({ id: d.id, name: d.name })}
+                >
+                  Rename
+                </button>
+                <button type="button" class="secondary" aria-label={`Delete ${d.name}`} onClick={() => setDeleting(d)}>
+                  Delete
+                </button>
+              </>
+            ),
+          },
+        ]}
+      />
       <Confirm
         open={deleting !== undefined}
         title="Delete this design?"

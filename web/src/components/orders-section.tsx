@@ -2,6 +2,7 @@ import type { OrderState, OrderSummaryJson } from '../../../src/wire/site.js';
 import { getJson } from '../lib/api.js';
 import { formatDateTime } from '../lib/format.js';
 import { useLoad } from '../lib/load.js';
+import { DataTable } from './data-table.js';
 import { Notice } from './field.js';
 
 const STATES: Record<OrderState, string> = {
@@ -26,46 +27,38 @@ export function OrdersSection({ version }: { version: number }) {
     <section class="card" aria-labelledby="orders-title">
       <h2 id="orders-title">Orders and invoices</h2>
       {error && <Notice kind="error">{error.message}</Notice>}
-      {orders && orders.length === 0 && (
-        <p>
-          No orders yet. <a href="/pricing">See the packs</a>.
-        </p>
-      )}
-      {orders && orders.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">Orders, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Ordered</th>
-                <th scope="col">What</th>
-                <th scope="col">Price</th>
-                <th scope="col">State</th>
-                <th scope="col">Invoice</th>
-              </tr>
-            </thead>
-            <tbody>
-              {orders.map((o) => (
-                <tr key={o.id}>
-                  <td>{formatDateTime(o.createdAt)}</td>
-                  <td>{o.kind === 'studio' ? `Studio pack, ${o.credits} AI credits` : `${o.credits} AI credits`}</td>
-                  <td>{money(o.price, o.currency)}</td>
-                  <td>{STATES[o.state]}</td>
-                  <td>
-                    {o.invoiceNumber === null ? (
-                      '—'
-                    ) : (
-                      <a href={`/api/account/orders/${encodeURIComponent(o.id)}/invoice.pdf`} download>
-                        Invoice {o.invoiceNumber} (PDF)
-                      </a>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Orders, newest first"
+        rows={orders}
+        rowKey={(o) => o.id}
+        empty={
+          <>
+            No orders yet. <a href="/pricing">See the packs</a>.
+          </>
+        }
+        columns={[
+          { key: 'ordered', header: 'Ordered', cell: (o) => formatDateTime(o.createdAt) },
+          {
+            key: 'what',
+            header: 'What',
+            cell: (o) => (o.kind === 'studio' ? `Studio pack, ${o.credits} AI credits` : `${o.credits} AI credits`),
+          },
+          { key: 'price', header: 'Price', cell: (o) => money(o.price, o.currency) },
+          { key: 'state', header: 'State', cell: (o) => STATES[o.state] },
+          {
+            key: 'invoice',
+            header: 'Invoice',
+            cell: (o) =>
+              o.invoiceNumber === null ? (
+                '—'
+              ) : (
+                <a href={`/api/account/orders/${encodeURIComponent(o.id)}/invoice.pdf`} download>
+                  Invoice {o.invoiceNumber} (PDF)
+                </a>
+              ),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { UsageDayJson } from '../../../src/wire/site.js';
 import { plural } from '../lib/format.js';
+import { DataTable } from './data-table.js';
 
 /** Colours with at least 3:1 against white and each other's neighbours (WCAG non-text contrast). */
 const SERIES = [
@@ -101,33 +102,16 @@ export function UsageChart({ days }: { days: UsageDayJson[] }) {
       </ul>
       <details>
         <summary>Show the numbers</summary>
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">API calls and credits per day</caption>
-            <thead>
-              <tr>
-                <th scope="col">Day (UTC)</th>
-                {SERIES.map((s) => (
-                  <th scope="col" key={s.key}>
-                    {s.label}
-                  </th>
-                ))}
-                <th scope="col">Credits spent</th>
-              </tr>
-            </thead>
-            <tbody>
-              {days.map((d) => (
-                <tr key={d.day}>
-                  <td>{d.day}</td>
-                  {SERIES.map((s) => (
-                    <td key={s.key}>{d[s.key]}</td>
-                  ))}
-                  <td>{d.creditsSpent}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="API calls and credits per day"
+          rows={days}
+          rowKey={(d) => d.day}
+          columns={[
+            { key: 'day', header: 'Day (UTC)', cell: (d) => d.day },
+            ...SERIES.map((s) => ({ key: s.key, header: s.label, cell: (d: UsageDayJson) => d[s.key] })),
+            { key: 'credits', header: 'Credits spent', cell: (d) => d.creditsSpent },
+          ]}
+        />
       </details>
     </div>
   );

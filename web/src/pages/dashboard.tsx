@@ -11,6 +11,7 @@ import type {
 import { AccountSettings } from '../components/account-settings.js';
 import { Confirm } from '../components/confirm.js';
 import { CopyButton } from '../components/copy-button.js';
+import { DataTable } from '../components/data-table.js';
 import { DesignsSection } from '../components/designs-section.js';
 import { OrdersSection } from '../components/orders-section.js';
 import { UnverifiedNotice } from '../components/email-links.js';
@@ -134,49 +135,35 @@ function KeysSection({ hasPack, onChange }: { hasPack: boolean; onChange: () => 
         </div>
       </form>
       {issued && <NewKey issued={issued} />}
-      {keys && keys.length === 0 && <p>No keys yet.</p>}
-      {keys && keys.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">Your API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key starts with</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((k) => (
-                <tr key={k.id}>
-                  <td>{k.name ?? '—'}</td>
-                  <td>
-                    <code>{k.start}…</code>
-                  </td>
-                  <td>{formatDateTime(k.createdAt)}</td>
-                  <td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : 'never'}</td>
-                  <td>
-                    {k.revokedAt ? (
-                      `Revoked ${formatDateTime(k.revokedAt)}`
-                    ) : (
-                      <button
-                        type="button"
-                        class="danger"
-                        onClick={() => setRevoking(k)}
-                        aria-label={`Revoke key ${k.name ?? k.start}`}
-                      >
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Your API keys"
+        rows={keys}
+        rowKey={(k) => k.id}
+        empty="No keys yet."
+        columns={[
+          { key: 'name', header: 'Name', cell: (k) => k.name ?? '—' },
+          { key: 'start', header: 'Key starts with', cell: (k) => <code>{k.start}…</code> },
+          { key: 'created', header: 'Created', cell: (k) => formatDateTime(k.createdAt) },
+          { key: 'used', header: 'Last used', cell: (k) => (k.lastUsedAt ? formatDateTime(k.lastUsedAt) : 'never') },
+          {
+            key: 'status',
+            header: 'Status',
+            cell: (k) =>
+              k.revokedAt ? (
+                `Revoked ${formatDateTime(k.revokedAt)}`
+              ) : (
+                <button
+                  type="button"
+                  class="danger"
+                  onClick={() => setRevoking(k)}
+                  aria-label={`Revoke key ${k.name ?? k.start}`}
+                >
+                  Revoke
+                </button>
+              ),
+          },
+        ]}
+      />
       <Confirm
         open={revoking !== undefined}
         title="Revoke this key?"
@@ -213,36 +200,22 @@ function LedgerSection({ version }: { version: number }) {
     <section class="card" aria-labelledby="ledger-title">
       <h2 id="ledger-title">Credit ledger</h2>
       {error && <Notice kind="error">{error.message}</Notice>}
-      {ledger && ledger.length === 0 && <p>No credit movements yet.</p>}
-      {ledger && ledger.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">Credit movements, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Movement</th>
-                <th scope="col">Credits</th>
-              </tr>
-            </thead>
-            <tbody>
-              {ledger.map((e) => (
-                <tr key={e.id}>
-                  <td>{formatDateTime(e.createdAt)}</td>
-                  <td>{MOVEMENTS[e.kind]}</td>
-                  <td>
-                    {e.kind === 'commit'
-                      ? 'spent'
-                      : e.remainingChange > 0
-                        ? `+${e.remainingChange}`
-                        : e.remainingChange}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Credit movements, newest first"
+        rows={ledger}
+        rowKey={(e) => e.id}
+        empty="No credit movements yet."
+        columns={[
+          { key: 'when', header: 'When', cell: (e) => formatDateTime(e.createdAt) },
+          { key: 'movement', header: 'Movement', cell: (e) => MOVEMENTS[e.kind] },
+          {
+            key: 'credits',
+            header: 'Credits',
+            cell: (e) =>
+              e.kind === 'commit' ? 'spent' : e.remainingChange > 0 ? `+${e.remainingChange}` : e.remainingChange,
+          },
+        ]}
+      />
     </section>
   );
 }
