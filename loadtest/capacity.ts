@@ -16,17 +16,16 @@
  *   --utilisation F      share of a core planned busy (default 0.7)
  *   --cores-per-engine N, --cores-per-site N   (default 4 and 2)
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { GATEWAY_RELAY, measureOf, plan, SERVER_AI, type Step } from './capacity-plan.js';
 import { type CapacityReport, markdown, writeReport } from './capacity-report.js';
 import { checkMix, MIX, type MixRequest, peakRate, RENDER_KINDS, requestOf, templateIds } from './mix.js';
+import { type ProcessTree, startProcessTree } from './engine.js';
 import { processCpuMs } from './proc-cpu.js';
 
 const { values: args } = parseArgs({
@@ -81,68 +80,21 @@ async function loopbackLlm(): Promise<{ url: string; close(): void }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, close: () => server.close() };
 }
 
-interface Tree {
-  process: ChildProcess;
-  sitePid: number;
-  engine: string;
-  site: string;
-  key: string;
-  dataDir: string;
-}
+type Tree = ProcessTree;
 
 /** `npm start`'s process tree with one render worker, and a customer's key with credits for every AI call. */
-async function startTree(llmUrl: string): Promise<Tree> {
-  const dist = fileURLToPath(new URL('..', import.meta.url));
-  const dataDir = mkdtempSync(join(tmpdir(), 'qrfarm-capacity-'));
-  const env = {
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    SITE_PORT: '0',
-    QR_ROLE: 'all',
-    QR_WORKERS: '1',
-    QR_DATA_DIR: dataDir,
-    QR_LOG_FORMAT: 'text',
-    QR_LIMIT_GENERAL: '100000000',
-    QR_LIMIT_GENERATION: '100000000',
-    QR_LIMIT_AI: '100000000',
-    QR_LLM_GROQ_BASE_URL: llmUrl,
-    QR_MANAGED_GROQ_API_KEY: 'gsk_capacity0123456789',
-    QR_SERVER_CHAIN: 'groq',
-  };
-  const child = spawn(process.execPath, [join(dist, 'src/main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  const ports = await new Promise<{ engine: string; site: string }>((done, fail) => {
-    let log = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      log += d.toString();
-      const engine = /listening on http:\/\/[^:]+:(\d+) with/.exec(log)?.[1];
-      const site = /site listening on http:\/\/[^:]+:(\d+)/.exec(log)?.[1];
-      if (engine && site) done({ engine, site });
-    });
-    child.once('exit', (code) => fail(new Error(`the process tree exited with ${code}`)));
+const startTree = (llmUrl: string): Promise<Tree> =>
+  startProcessTree(fileURLToPath(new URL('..', import.meta.url)), {
+    env: {
+      QR_WORKERS: '1',
+      QR_LOG_FORMAT: 'text',
+      QR_LIMIT_AI: '100000000',
+      QR_LLM_GROQ_BASE_URL: llmUrl,
+      QR_MANAGED_GROQ_API_KEY: 'gsk_capacity0123456789',
+      QR_SERVER_CHAIN: 'groq',
+    },
+    quickstartArgs: ['--credits', '1000000'],
   });
-  try {
-    const sitePid = Number(
-      execFileSync('ps', ['--ppid', String(child.pid), '-o', 'pid='])
-        .toString()
-        .trim(),
-    );
-    const admin = join(dist, 'scripts/admin.js');
-    const quickstart = execFileSync(process.execPath, [admin, 'quickstart', '--json', '--credits', '1000000'], { env });
-    const { key } = JSON.parse(quickstart.toString()) as { key: string };
-    return {
-      process: child,
-      sitePid,
-      engine: `http://127.0.0.1:${ports.engine}`,
-      site: `http://127.0.0.1:${ports.site}`,
-      key,
-      dataDir,
-    };
-  } catch (e) {
-    child.kill('SIGTERM');
-    throw e;
-  }
-}
 
 let serial = 0;
 /** Where a class is sent and how its requests are built, each unique. */
@@ -231,8 +183,6 @@ try {
   const files = writeReport(args.out!, report);
   console.log(`\n${markdown(report)}\nwritten: ${files.join(', ')}`);
 } finally {
-  tree.process.kill('SIGTERM');
   llm.close();
-  await new Promise((r) => tree.process.once('exit', r));
-  rmSync(tree.dataDir, { recursive: true, force: true });
+  await tree.stop();
 }

@@ -1,5 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** An engine started as its own process for a load test, as it runs in production. */
@@ -56,3 +59,90 @@ const listening = (port: number) =>
     });
     socket.once('error', () => resolve(false));
   });
+
+/** `npm start`'s process tree of one build: the engine, its site as a child process, and a customer's key. */
+export interface ProcessTree {
+  process: ChildProcess;
+  /** The site's process (the tree's child), for its CPU time. */
+  sitePid: number;
+  /** The engine's and the site's origins. */
+  engine: string;
+  site: string;
+  key: string;
+  /** The tree's own data directory (PGlite). */
+  dataDir: string;
+  /** Stops the tree (SIGTERM: it drains), then removes its data directory. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the process tree (QR_ROLE=all) of the build at `dist` with `env` added, in a data directory of its
+ * own, and issues a key through the build's admin CLI (`quickstart` and `quickstartArgs`). Port 0 for both
+ * roles: uWS listens with SO_REUSEPORT, so a fixed port that another test on this machine also took would
+ * split the traffic. `onOutput` sees what the tree writes to stdout.
+ */
+export async function startProcessTree(
+  dist: string,
+  {
+    env: extra = {},
+    quickstartArgs = [],
+    onOutput,
+  }: {
+    env?: Record<string, string>;
+    quickstartArgs?: string[];
+    onOutput?: (chunk: string) => void;
+  } = {},
+): Promise<ProcessTree> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'qrfarm-loadtest-'));
+  const env = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    SITE_PORT: '0',
+    QR_ROLE: 'all',
+    QR_DATA_DIR: dataDir,
+    QR_LIMIT_GENERAL: '100000000',
+    QR_LIMIT_GENERATION: '100000000',
+    ...extra,
+  };
+  const child = spawn(process.execPath, [join(dist, 'src/main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const ports = await new Promise<{ engine: string; site: string }>((done, fail) => {
+    let log = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      onOutput?.(d.toString());
+      log += d.toString();
+      const engine = /listening on http:\/\/[^:]+:(\d+) with/.exec(log)?.[1];
+      const site = /site listening on http:\/\/[^:]+:(\d+)/.exec(log)?.[1];
+      if (engine && site) done({ engine, site });
+    });
+    child.once('exit', (code) => fail(new Error(`the process tree of ${dist} exited with ${code}`)));
+  });
+  try {
+    const sitePid = Number(
+      execFileSync('ps', ['--ppid', String(child.pid), '-o', 'pid='])
+        .toString()
+        .trim(),
+    );
+    const admin = join(dist, 'scripts/admin.js');
+    const quickstart = execFileSync(process.execPath, [admin, 'quickstart', '--json', ...quickstartArgs], { env });
+    const { key } = JSON.parse(quickstart.toString()) as { key: string };
+    return {
+      process: child,
+      sitePid,
+      engine: `http://127.0.0.1:${ports.engine}`,
+      site: `http://127.0.0.1:${ports.site}`,
+      key,
+      dataDir,
+      async stop() {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        else return rmSync(dataDir, { recursive: true, force: true });
+        await exited;
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    child.kill('SIGTERM');
+    throw e;
+  }
+}

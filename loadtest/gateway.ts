@@ -17,13 +17,13 @@
  * (bench/README.md, "The consumer gateway").
  * LOADTEST_KINDS=cached or unique runs one kind only; LOADTEST_ROUNDS (2) and LOADTEST_SECONDS (10).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { median } from '../bench/cases.js';
+import { startProcessTree } from './engine.js';
 import { processCpuMs } from './proc-cpu.js';
 
 const SECONDS = Number(process.env.LOADTEST_SECONDS ?? 10);
@@ -38,54 +38,20 @@ interface Tree {
   direct: string;
   gateway: string;
   key: string;
-  dataDir: string;
+  stop(): Promise<void>;
 }
 
-/**
- * Starts one build's process tree and issues a key through its CLI. Port 0 for both roles: uWS listens
- * with SO_REUSEPORT, so a fixed port that another test on this machine also took would split the traffic.
- */
+/** One build's process tree, its output prefixed with `label`. */
 async function startTree(label: string, dist: string): Promise<Tree> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'qrfarm-loadtest-'));
-  const env = {
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    SITE_PORT: '0',
-    QR_ROLE: 'all',
-    QR_DATA_DIR: dataDir,
-    QR_LIMIT_GENERAL: '100000000',
-    QR_LIMIT_GENERATION: '100000000',
-  };
-  const child = spawn(process.execPath, [join(dist, 'src/main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  const ports = await new Promise<{ engine: string; site: string }>((done, fail) => {
-    let log = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      process.stdout.write(`[${label}] ${d}`);
-      log += d.toString();
-      const engine = /listening on http:\/\/[^:]+:(\d+) with/.exec(log)?.[1];
-      const site = /site listening on http:\/\/[^:]+:(\d+)/.exec(log)?.[1];
-      if (engine && site) done({ engine, site });
-    });
-    child.once('exit', (code) => fail(new Error(`${label} exited with ${code}`)));
-  });
-  const sitePid = Number(
-    execFileSync('ps', ['--ppid', String(child.pid), '-o', 'pid='])
-      .toString()
-      .trim(),
-  );
-  const admin = join(dist, 'scripts/admin.js');
-  const key: string = JSON.parse(
-    execFileSync(process.execPath, [admin, 'quickstart', '--json'], { env }).toString(),
-  ).key;
+  const tree = await startProcessTree(dist, { onOutput: (chunk) => process.stdout.write(`[${label}] ${chunk}`) });
   return {
     label,
-    process: child,
-    sitePid,
-    direct: `http://127.0.0.1:${ports.engine}/api/qr/generate`,
-    gateway: `http://127.0.0.1:${ports.site}/api/v1/qr/generate`,
-    key,
-    dataDir,
+    process: tree.process,
+    sitePid: tree.sitePid,
+    direct: `${tree.engine}/api/qr/generate`,
+    gateway: `${tree.site}/api/v1/qr/generate`,
+    key: tree.key,
+    stop: tree.stop,
   };
 }
 
@@ -149,8 +115,5 @@ try {
     console.log(`${name}: median share of direct ${Math.round(median(list))} % (rounds: ${list.join(', ')})`);
   console.log('targets: cached ≥ 60 % of direct and p50 at most +1 ms; unique renders ≥ 90 % of direct.');
 } finally {
-  for (const tree of trees) {
-    tree.process.kill('SIGTERM');
-    rmSync(tree.dataDir, { recursive: true, force: true });
-  }
+  await Promise.all(trees.map((tree) => tree.stop()));
 }
