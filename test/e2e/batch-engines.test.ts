@@ -5,14 +5,13 @@
  * taken again once they expire), its ZIP holds each row's file exactly once, and every file decodes, with
  * both decoder families, to its row's content.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBuilt } from '../helpers/built-process.js';
 import { openTestDatabase, type TestDatabase, TEST_DATABASE_URL } from '../helpers/databases.js';
 import { decodeOne, decodeWithZbar } from '../helpers/decode.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/src/main.js', import.meta.url));
 const OWNER = { 'x-rapidapi-user': 'two-engines' };
 const ITEMS = 1000;
 const contentOf = (row: number) => `https://tickets.example.com/seat/${row}`;
@@ -25,34 +24,20 @@ interface Engine {
 let t: TestDatabase;
 const engines: Engine[] = [];
 
-function startEngine(schema: string): Promise<Engine> {
-  const child = spawn(process.execPath, [MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      QR_ROLE: 'engine',
-      QR_WORKERS: '1',
-      QR_DATA_DIR: 'memory://',
-      DATABASE_URL: TEST_DATABASE_URL,
-      QR_DATABASE_SCHEMA: schema,
-      QR_BATCH_CHUNK_ITEMS: '10',
-      QR_BATCH_CHUNK_EXPIRE_S: '5',
-      QR_BATCH_POLL_MS: '100',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+async function startEngine(schema: string): Promise<Engine> {
+  const { child, ready } = await startBuilt({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    QR_ROLE: 'engine',
+    QR_WORKERS: '1',
+    QR_DATA_DIR: 'memory://',
+    DATABASE_URL: TEST_DATABASE_URL,
+    QR_DATABASE_SCHEMA: schema,
+    QR_BATCH_CHUNK_ITEMS: '10',
+    QR_BATCH_CHUNK_EXPIRE_S: '5',
+    QR_BATCH_POLL_MS: '100',
   });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const read = (d: Buffer) => {
-      output += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (m) resolve({ child, url: m[1]! });
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.once('exit', (code) => reject(new Error(`the engine exited with ${code}:\n${output}`)));
-  });
+  return { child, url: ready[1]! };
 }
 
 beforeAll(async () => {

@@ -3,17 +3,15 @@
  * QR_ENGINE_URL=unix:<path>): `npm start`'s process tree as a newcomer runs it, and the two roles in one
  * process as an operator configures them. Real HTTP over the socket, renders decoded.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok } from '../helpers/admin-cli.js';
+import { type BuiltProcess, startBuilt } from '../helpers/built-process.js';
 import { call, consumerConfig, refusal, startConsumer, startEngineRole } from '../helpers/consumer.js';
 import { decodeOne } from '../helpers/decode.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/src/main.js', import.meta.url));
 const CONTENT = 'https://socket.example.com/relay?via=unix';
 
 /** Renders CONTENT through the gateway and reads back what the PNG holds, as bytes. */
@@ -30,34 +28,24 @@ const contentBytes = new TextEncoder().encode(CONTENT);
 
 describe("npm start's process tree", () => {
   let dataDir: string;
-  let tree: ChildProcess;
-  let output = '';
+  let tree: BuiltProcess;
   const socket = () => join(dataDir, 'engine.sock');
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'qrfarm-tree-'));
-    tree = spawn(process.execPath, [MAIN], {
-      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', SITE_PORT: '0', QR_DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    await new Promise<void>((resolve, reject) => {
-      const read = (d: Buffer) => {
-        output += d;
-        if (/site listening on/.test(output)) resolve();
-      };
-      tree.stdout!.on('data', read);
-      tree.stderr!.on('data', read);
-      tree.once('exit', (code) => reject(new Error(`the tree exited with ${code}:\n${output}`)));
-    });
+    tree = await startBuilt(
+      { HOST: '127.0.0.1', PORT: '0', SITE_PORT: '0', QR_DATA_DIR: dataDir },
+      { ready: /site listening on (http:\/\/[^,]+),/ },
+    );
   }, 120_000);
 
   afterAll(() => {
-    tree?.kill('SIGKILL');
+    tree?.child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('relays through a socket in the data directory, open to its owner only', async () => {
-    expect(output).toContain(`relaying to unix:${socket()}`);
+    expect(tree.output()).toContain(`relaying to unix:${socket()}`);
     const stat = lstatSync(socket());
     expect(stat.isSocket()).toBe(true);
     expect(stat.mode & 0o777).toBe(0o600);
@@ -65,13 +53,12 @@ describe("npm start's process tree", () => {
 
   it('a key from the CLI renders through the gateway, and the file holds the content', async () => {
     const { key } = await ok(['quickstart'], { QR_DATA_DIR: dataDir });
-    const site = /site listening on (http:\/\/[^,]+),/.exec(output)![1]!;
-    expect(await relayedRender(site, key as string)).toEqual(contentBytes);
+    expect(await relayedRender(tree.ready[1]!, key as string)).toEqual(contentBytes);
   }, 60_000);
 
   it('stopped, it removes its socket', async () => {
-    const exited = new Promise((resolve) => tree.once('exit', resolve));
-    tree.kill('SIGTERM');
+    const exited = new Promise((resolve) => tree.child.once('exit', resolve));
+    tree.child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(existsSync(socket())).toBe(false);
   }, 30_000);

@@ -5,14 +5,13 @@
  * and made when not; /metrics answers loopback and refuses elsewhere without the token; /healthz and
  * /readyz, a not-ready one included. An engine started as its own process writes its JSON line to stdout.
  */
-import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Consumer, call, consumerConfig, startConsumer, type TestCustomer } from '../helpers/consumer.js';
+import { startBuilt } from '../helpers/built-process.js';
 import { decodeOne } from '../helpers/decode.js';
-import { unusedPort } from '../helpers/tcp.js';
 
 const dist = (file: string) => new URL(`../../dist/src/${file}`, import.meta.url).href;
 const { configureLogs } = (await import(dist('observe/log.js'))) as typeof import('../../src/observe/log.js');
@@ -380,51 +379,32 @@ describe('GET /healthz and /readyz', () => {
   });
 });
 
-/** The built engine as its own process with one worker on a free port, `env` added; its stdout piped. */
-async function ownEngine(env: Record<string, string>) {
-  const port = await unusedPort();
-  const child = spawn(process.execPath, [fileURLToPath(dist('main.js'))], {
-    env: {
-      ...process.env,
-      QR_ROLE: 'engine',
-      QR_DATA_DIR: 'memory://',
-      QR_WORKERS: '1',
-      ...env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return { port, child };
-}
+/** The built engine as its own process with one worker, `env` added. */
+const ownEngine = (env: Record<string, string>) =>
+  startBuilt({ QR_ROLE: 'engine', QR_DATA_DIR: 'memory://', QR_WORKERS: '1', HOST: '127.0.0.1', PORT: '0', ...env });
 
 describe('an engine started as its own process, QR_LOG_FORMAT=json', () => {
-  it('writes one JSON object per line to stdout, the request’s line with its id', async () => {
-    const { port, child } = await ownEngine({ QR_LOG_FORMAT: 'json' });
-    const out: string[] = [];
-    let buffered = '';
-    const seen = (test: (l: Record<string, unknown>) => boolean) =>
-      new Promise<void>((resolve) => {
-        const look = () => {
-          if (out.some((l) => test(JSON.parse(l)))) resolve();
-          else setTimeout(look, 20);
-        };
-        look();
-      });
-    child.stdout.on('data', (d: Buffer) => {
-      buffered += d.toString();
-      const parts = buffered.split('\n');
-      buffered = parts.pop()!;
-      out.push(...parts);
-    });
+  it('writes one JSON object per line, the request’s line with its id', async () => {
+    const engine = await ownEngine({ QR_LOG_FORMAT: 'json' });
+    // Whole lines only: a chunk may end inside one.
+    const lines = () => {
+      const text = engine.output();
+      return text
+        .slice(0, text.lastIndexOf('\n') + 1)
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    };
+    const seen = async (test: (l: Record<string, unknown>) => boolean) => {
+      while (!lines().some(test)) await once(engine.child.stdout!, 'data');
+    };
     try {
       await seen((l) => String(l.msg).includes('listening'));
-      const r = await fetch(`http://127.0.0.1:${port}/api/ping`, { headers: { 'x-request-id': 'own-process-1' } });
+      const r = await fetch(`${engine.ready[1]}/api/ping`, { headers: { 'x-request-id': 'own-process-1' } });
       expect(r.status).toBe(200);
       await seen((l) => l.requestId === 'own-process-1');
-      const parsed = out.map((l) => JSON.parse(l) as Record<string, unknown>);
-      expect(parsed.every((l) => typeof l.time === 'string' && typeof l.level === 'number')).toBe(true);
-      expect(parsed.find((l) => l.requestId === 'own-process-1')).toMatchObject({
+      expect(lines().every((l) => typeof l.time === 'string' && typeof l.level === 'number')).toBe(true);
+      expect(lines().find((l) => l.requestId === 'own-process-1')).toMatchObject({
         msg: 'request',
         role: 'engine',
         route: '/api/ping',
@@ -432,7 +412,7 @@ describe('an engine started as its own process, QR_LOG_FORMAT=json', () => {
         status: 200,
       });
     } finally {
-      child.kill('SIGTERM');
+      await engine.stop();
     }
   }, 60_000);
 });
@@ -468,17 +448,9 @@ describe('QR_METRICS=off', () => {
 
 describe('an engine started as its own process, QR_METRICS=off', () => {
   it('renders as before and has no /metrics', async () => {
-    const { port, child } = await ownEngine({ QR_METRICS: 'off' });
+    const engine = await ownEngine({ QR_METRICS: 'off' });
     try {
-      await new Promise<void>((resolve, reject) => {
-        let text = '';
-        child.stdout.on('data', (d: Buffer) => {
-          text += d.toString();
-          if (text.includes('listening on')) resolve();
-        });
-        child.once('exit', (code) => reject(new Error(`the engine exited with ${code}`)));
-      });
-      const origin = `http://127.0.0.1:${port}`;
+      const origin = engine.ready[1]!;
       const content = 'https://example.com/metrics-off';
       const r = await fetch(`${origin}/api/qr/generate`, {
         method: 'POST',
@@ -492,7 +464,7 @@ describe('an engine started as its own process, QR_METRICS=off', () => {
       expect(await metrics.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
       expect((await fetch(`${origin}/readyz`)).status).toBe(200);
     } finally {
-      child.kill('SIGTERM');
+      await engine.stop();
     }
   }, 60_000);
 });

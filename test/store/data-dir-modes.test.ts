@@ -5,47 +5,17 @@
  * directory in it 0700, every file 0600, PGlite's WAL included, at the first start and at the next. Run
  * as another user, over a directory it cannot restrict, it refuses to start and says why.
  */
-import { spawn } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startBuilt } from '../helpers/built-process.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/src/main.js', import.meta.url));
 const START_TIMEOUT_MS = 120_000;
 
-interface Started {
-  port: number;
-  stop(): Promise<void>;
-}
-
 /** Starts the engine alone on a free port; resolves once it listens, rejects with its output if it exits. */
-function startEngine(dataDir: string, uid?: number): Promise<Started> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN], {
-      env: { PATH: process.env.PATH ?? '', QR_ROLE: 'engine', PORT: '0', QR_WORKERS: '1', QR_DATA_DIR: dataDir },
-      ...(uid !== undefined && { uid, gid: uid }),
-    });
-    let output = '';
-    const closed = new Promise<void>((r) => child.once('close', () => r()));
-    const read = (d: Buffer) => {
-      output += d;
-      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(output);
-      if (m)
-        resolve({
-          port: Number(m[1]),
-          stop: async () => {
-            child.kill('SIGTERM');
-            await closed;
-          },
-        });
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.once('close', (code) => reject(new Error(`exited ${code}: ${output}`)));
-  });
-}
+const startEngine = (dataDir: string, uid?: number) =>
+  startBuilt({ QR_ROLE: 'engine', PORT: '0', QR_WORKERS: '1', QR_DATA_DIR: dataDir }, { uid });
 
 /** Every path under `dir` (itself included) whose mode is not 0700 (directories) or 0600 (files). */
 function looser(dir: string): string[] {
@@ -84,7 +54,7 @@ describe('the data directory', () => {
       for (const start of ['first', 'second']) {
         const engine = await startEngine(dataDir);
         try {
-          const ping = await fetch(`http://127.0.0.1:${engine.port}/api/ping`);
+          const ping = await fetch(`${engine.ready[1]}/api/ping`);
           expect(ping.status, start).toBe(200);
           expect(ping.headers.get('x-content-type-options')).toBe('nosniff');
         } finally {
@@ -112,7 +82,9 @@ describe('the data directory', () => {
       chmodSync(join(dataDir, 'secret'), 0o644);
       // uid 65534 (nobody) may write in the directory but cannot change root's file.
       const refused = startEngine(dataDir, 65534);
-      await expect(refused).rejects.toThrow(/exited 1: qrfarm failed to start: QR_DATA_DIR .* cannot be made so/);
+      await expect(refused).rejects.toThrow(
+        /exited with 1:\s+qrfarm failed to start: QR_DATA_DIR .* cannot be made so/,
+      );
       await expect(refused).rejects.toThrow(
         /qrfarm-theirs-\w+ cannot be made so \(owned by uid 0; this process runs as uid 65534\): EPERM/,
       );
