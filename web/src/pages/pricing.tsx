@@ -235,7 +235,10 @@ function Pricing() {
         </>
       )}
       {catalogue && user && !user.emailVerified && <UnverifiedNotice email={user.email} />}
-      {catalogue && user?.emailVerified && !account.loading && (
+      {catalogue && user?.emailVerified && account.error && <Notice kind="error">{account.error.message}</Notice>}
+      {/* Only once the account's own answer is in: before it, whether top-ups may be offered is not known, and
+          a checkout shown from a guess would vanish while the account loads. */}
+      {catalogue && user?.emailVerified && account.data !== undefined && !account.loading && (
         <>
           <NotOffered serverAi={catalogue.serverAi.available} hasStudio={hasStudio} />
           <Checkout offers={offers} waiver={catalogue.withdrawalWaiver} email={user.email} account={account.data} />
