@@ -8,6 +8,7 @@
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { Client } from 'undici';
+import type { OpsOptions } from '../../src/http/ops-routes.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Consumer, call, consumerConfig, startConsumer, type TestCustomer } from '../helpers/consumer.js';
 import { startBuilt } from '../helpers/built-process.js';
@@ -275,6 +276,26 @@ describe('X-Request-Id and the JSON log', () => {
   });
 });
 
+/** A front end serving the operator's routes alone, as `role`, with these readiness answers; no relays. */
+const opsServer = (role: 'engine' | 'site', ready: Pick<OpsOptions, 'notReady' | 'draining'>) =>
+  startHttp(
+    {
+      host: '127.0.0.1',
+      port: 0,
+      maxHeaderBytes: 16384,
+      maxBodyBytes: 1024,
+      maxMultipartBytes: 1024,
+      bodyTimeoutMs: 1000,
+      logRequests: false,
+      trustedProxies: [],
+      unreadHeaders: new Set(),
+      serves: role,
+    },
+    opsRoutes({ role, metrics: true, metricsToken: undefined, ...ready }),
+    { admit: () => false, verifyRelayed: () => Promise.reject(new Error('no relays')) },
+    loadUws(),
+  );
+
 describe('GET /healthz and /readyz', () => {
   it('both roles are live and ready', async () => {
     for (const [origin, role] of [
@@ -291,29 +312,7 @@ describe('GET /healthz and /readyz', () => {
 
   it('a process that cannot serve answers /readyz 503 with the reason, /healthz 200', async () => {
     let reason: string | undefined = 'none of the 2 render workers has loaded its modules';
-    const http = await startHttp(
-      {
-        host: '127.0.0.1',
-        port: 0,
-        maxHeaderBytes: 16384,
-        maxBodyBytes: 1024,
-        maxMultipartBytes: 1024,
-        bodyTimeoutMs: 1000,
-        logRequests: false,
-        trustedProxies: [],
-        unreadHeaders: new Set(),
-        serves: 'engine',
-      },
-      opsRoutes({
-        role: 'engine',
-        metrics: true,
-        metricsToken: undefined,
-        notReady: () => reason,
-        draining: () => false,
-      }),
-      { admit: () => false, verifyRelayed: () => Promise.reject(new Error('no relays')) },
-      loadUws(),
-    );
+    const http = await opsServer('engine', { notReady: () => reason, draining: () => false });
     try {
       const origin = `http://127.0.0.1:${http.port}`;
       expect((await fetch(`${origin}/healthz`)).status).toBe(200);
@@ -332,33 +331,14 @@ describe('GET /healthz and /readyz', () => {
     const checkStarted = new Promise<void>((resolve) => (checking = resolve));
     let storeAnswers!: (reason: string | undefined) => void;
     let draining = false;
-    const http = await startHttp(
-      {
-        host: '127.0.0.1',
-        port: 0,
-        maxHeaderBytes: 16384,
-        maxBodyBytes: 1024,
-        maxMultipartBytes: 1024,
-        bodyTimeoutMs: 1000,
-        logRequests: false,
-        unreadHeaders: new Set(),
-        serves: 'site',
-        trustedProxies: [],
+    const http = await opsServer('site', {
+      // As the site's store check: an answer that comes later.
+      notReady: () => {
+        checking();
+        return new Promise<string | undefined>((resolve) => (storeAnswers = resolve));
       },
-      opsRoutes({
-        role: 'site',
-        metrics: true,
-        metricsToken: undefined,
-        // As the site's store check: an answer that comes later.
-        notReady: () => {
-          checking();
-          return new Promise<string | undefined>((resolve) => (storeAnswers = resolve));
-        },
-        draining: () => draining,
-      }),
-      { admit: () => false, verifyRelayed: () => Promise.reject(new Error('no relays')) },
-      loadUws(),
-    );
+      draining: () => draining,
+    });
     const client = new Client(`http://127.0.0.1:${http.port}`);
     try {
       const answer = client.request({ method: 'GET', path: '/readyz' });

@@ -100,7 +100,7 @@ describe('current', () => {
     expect(await cookies.current(request({ cookie: `__Host-qrf_session=${s.token}` }).ctx)).toBeNull();
   });
 
-  it('is null once the session has ended or expired', async () => {
+  it('is null once the sign-in has ended or expired', async () => {
     const ended = await session();
     await people.signOut(ended.token);
     expect(await cookies.current(request({ cookie: `qrf_session=${ended.token}` }).ctx)).toBeNull();
@@ -113,14 +113,14 @@ describe('current', () => {
 });
 
 describe('guard', () => {
-  it('admits a session’s GET without a CSRF token and gives the handler the session', async () => {
+  it('admits a signed-in GET without a CSRF token and gives the handler the sign-in', async () => {
     const s = await session();
     expect(cookies.guard.scheme).toBe('session');
     const admitted = await cookies.guard.admit(request({ cookie: `qrf_session=${s.token}` }).ctx);
     expect(admitted).toMatchObject({ token: s.token, user: { id: s.user.id } });
   });
 
-  it('a POST needs the session’s own CSRF token: not another session’s, not the pre-session one’s', async () => {
+  it('a POST needs the sign-in’s own CSRF token: not another sign-in’s, not the signed-out visitor’s', async () => {
     const s = await session();
     const other = await session();
     const cookie = `qrf_session=${s.token}; qrf_csrf=${other.token}`;
@@ -173,7 +173,7 @@ describe('the pre-session token of forms', () => {
     }
   });
 
-  it('checkForm asks for the session’s token when there is a session, else the pre-session one’s', async () => {
+  it('checkForm asks for the sign-in’s token when signed in, else the signed-out visitor’s', async () => {
     const s = await session();
     const pre = 'p'.repeat(43);
     const both = `qrf_session=${s.token}; qrf_csrf=${pre}`;

@@ -1,7 +1,7 @@
 /**
- * The session routes (src/site/session-routes.ts), each over real HTTP against the built site on PGlite in
+ * The sign-in routes (src/site/session-routes.ts), each over real HTTP against the built site on PGlite in
  * memory, its mail written to an outbox folder: the answer of each, every refusal with its status, code
- * and field, the CSRF token and the session each asks for, and the limits they apply per client address.
+ * and field, the CSRF token and the sign-in each asks for, and the limits they apply per client address.
  * Nothing here is relayed: the site is given an engine address nobody answers.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
