@@ -53,7 +53,9 @@ export function PreviewDock({ state, blocked }: { state: PreviewState; blocked: 
   useEffect(() => {
     const target = document.querySelector('#preview .preview-box');
     if (target === null) return;
-    const seen = new IntersectionObserver(([entry]) => setAway(!entry!.isIntersecting));
+    // One callback may carry several changes of the one target (a quick scroll past it), oldest first:
+    // only the newest says where it is now.
+    const seen = new IntersectionObserver((entries) => setAway(!entries.at(-1)!.isIntersecting));
     seen.observe(target);
     return () => seen.disconnect();
   }, []);
