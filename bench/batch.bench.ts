@@ -11,11 +11,11 @@
  * 3. Memory: the engine's resident set (VmRSS) sampled every 50 ms while a 10,000-item job's ZIP streams to a
  *    client that reads it as it comes.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { startServiceProcess } from '../scripts/service-process.js';
 
 const MAIN = fileURLToPath(new URL('../src/main.js', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -36,30 +36,15 @@ const load = () =>
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function startEngine(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      QR_ROLE: 'engine',
-      QR_DATA_DIR: 'memory://',
-      QR_CACHE_MB: '0',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+const startEngine = () =>
+  startServiceProcess(MAIN, {
+    PATH: process.env.PATH ?? '',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    QR_ROLE: 'engine',
+    QR_DATA_DIR: 'memory://',
+    QR_CACHE_MB: '0',
   });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const read = (d: Buffer) => {
-      output += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+) with (\d+)/.exec(output);
-      if (m) resolve({ child, url: m[1]! });
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.once('exit', (code) => reject(new Error(`the engine exited with ${code}:\n${output}`)));
-  });
-}
 
 let tag = 0;
 const contents = (n: number) => {
@@ -167,16 +152,17 @@ async function zipMemory(url: string, pid: number): Promise<void> {
 }
 
 const engine = await startEngine();
+const url = engine.ready[1]!;
 try {
-  console.log(`engine ${engine.url}, load ${load()}`);
+  console.log(`engine ${url}, load ${load()}`);
   // Warm-up: the workers' first renders.
-  await finished(engine.url, await submit(engine.url, contents(200)));
-  await singles(engine.url, contents(200), 8);
+  await finished(url, await submit(url, contents(200)));
+  await singles(url, contents(200), 8);
   if (process.env.BENCH_ONLY !== 'memory') {
-    await rates(engine.url);
-    await latency(engine.url);
+    await rates(url);
+    await latency(url);
   }
-  await zipMemory(engine.url, engine.child.pid!);
+  await zipMemory(url, engine.child.pid!);
 } finally {
-  engine.child.kill('SIGTERM');
+  await engine.stop();
 }

@@ -7,11 +7,11 @@
  * dist/> starts that build's main.js too, case by case alternating with this one, for a before and after in
  * one run.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServiceProcess } from '../scripts/service-process.js';
 
 const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 5);
 const WORKERS = process.env.QR_WORKERS ?? '2';
@@ -40,8 +40,11 @@ async function idleRss(
   role: 'engine' | 'all',
   dataDir: string,
 ): Promise<{ engine: number; tree: number }> {
-  const child = spawn(process.execPath, [main], {
-    env: {
+  // The engine says it listens, then (QR_ROLE=all) the site's process.
+  const expected = role === 'all' ? 2 : 1;
+  const service = await startServiceProcess(
+    main,
+    {
       ...process.env,
       QR_ROLE: role,
       QR_DATA_DIR: dataDir,
@@ -51,26 +54,17 @@ async function idleRss(
       SITE_PORT: '0',
       DATABASE_URL: '',
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+    {
+      ready: (output) => (output.match(/listening on http:/g)?.length ?? 0) >= expected || undefined,
+      passStderr: true,
+    },
+  );
   try {
-    // The engine says it listens, then (QR_ROLE=all) the site's process.
-    const expected = role === 'all' ? 2 : 1;
-    await new Promise<void>((resolve, reject) => {
-      let seen = 0;
-      child.stdout!.on('data', (d: Buffer) => {
-        seen += d.toString().match(/listening on http:/g)?.length ?? 0;
-        if (seen >= expected) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`${main} exited with ${code}`)));
-    });
     await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
-    const pids = tree(child.pid!);
-    return { engine: rssMb(child.pid!), tree: pids.reduce((sum, p) => sum + rssMb(p), 0) };
+    const pid = service.child.pid!;
+    return { engine: rssMb(pid), tree: tree(pid).reduce((sum, p) => sum + rssMb(p), 0) };
   } finally {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
+    await service.stop();
   }
 }
 

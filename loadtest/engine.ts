@@ -1,9 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServiceProcess } from '../scripts/service-process.js';
 
 /** An engine started as its own process for a load test, as it runs in production. */
 export interface Engine {
@@ -28,8 +29,9 @@ export async function startEngine(
 ): Promise<Engine> {
   const fixed = Number(process.env.LOADTEST_PORT ?? 0);
   if (fixed && (await listening(fixed))) throw new Error(`port ${fixed} is in use: choose another, or 0`);
-  const child = spawn(process.execPath, [main], {
-    env: {
+  const { child, ready } = await startServiceProcess(
+    main,
+    {
       QR_DATA_DIR: 'memory://',
       ...process.env,
       ...env,
@@ -37,15 +39,9 @@ export async function startEngine(
       HOST: '127.0.0.1',
       QR_ROLE: 'engine',
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(d.toString());
-      if (listening) resolve(Number(listening[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
+    { ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/, passStderr: true },
+  );
+  const port = Number(ready[1]);
   return { process: child, port, url: `http://127.0.0.1:${port}` };
 }
 
@@ -105,18 +101,16 @@ export async function startProcessTree(
     QR_LIMIT_GENERATION: '100000000',
     ...extra,
   };
-  const child = spawn(process.execPath, [join(dist, 'src/main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  const ports = await new Promise<{ engine: string; site: string }>((done, fail) => {
-    let log = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      onOutput?.(d.toString());
-      log += d.toString();
+  const tree = await startServiceProcess(join(dist, 'src/main.js'), env, {
+    ready: (log) => {
       const engine = /listening on http:\/\/[^:]+:(\d+) with/.exec(log)?.[1];
       const site = /site listening on http:\/\/[^:]+:(\d+)/.exec(log)?.[1];
-      if (engine && site) done({ engine, site });
-    });
-    child.once('exit', (code) => fail(new Error(`the process tree of ${dist} exited with ${code}`)));
+      return engine && site ? { engine, site } : undefined;
+    },
+    passStderr: true,
+    onOutput,
   });
+  const { child, ready: ports } = tree;
   try {
     const sitePid = Number(
       execFileSync('ps', ['--ppid', String(child.pid), '-o', 'pid='])
@@ -134,15 +128,12 @@ export async function startProcessTree(
       key,
       dataDir,
       async stop() {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-        else return rmSync(dataDir, { recursive: true, force: true });
-        await exited;
+        await tree.stop();
         rmSync(dataDir, { recursive: true, force: true });
       },
     };
   } catch (e) {
-    child.kill('SIGTERM');
+    await tree.stop();
     throw e;
   }
 }

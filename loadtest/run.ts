@@ -5,30 +5,15 @@
  *   2. overload: an open-loop rate of 4× the measured throughput, where only 200s and fast 503s may come back.
  * Reports req/s, p50/p99, the share of 200/503/other, timeouts, and the server's peak resident memory.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { startEngine } from './engine.js';
 
-const PORT = Number(process.env.LOADTEST_PORT ?? 3917);
 const SECONDS = Number(process.env.LOADTEST_SECONDS ?? 15);
 const CONNECTIONS = 32;
-const URL_BASE = `http://127.0.0.1:${PORT}`;
 const STANDARD = 'https://example.com/some/path?utm_source=qr&id=';
 
-const main = fileURLToPath(new URL('../src/main.js', import.meta.url));
-const server = spawn(process.execPath, [main], {
-  // The engine's metering store in memory unless told otherwise: a running `npm start` holds ./data's.
-  env: { QR_DATA_DIR: 'memory://', ...process.env, PORT: String(PORT), HOST: '127.0.0.1', QR_ROLE: 'engine' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-await new Promise<void>((resolve, reject) => {
-  server.stdout.on('data', (d: Buffer) => {
-    process.stdout.write(`[server] ${d}`);
-    if (d.toString().includes('listening')) resolve();
-  });
-  server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-});
+const { process: server, url: URL_BASE } = await startEngine();
 
 /** Peak resident set of the server process (VmHWM), from /proc. */
 const peakRssMb = () => {
