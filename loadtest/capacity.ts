@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util';
 import { GATEWAY_RELAY, measureOf, plan, SERVER_AI, type Step } from './capacity-plan.js';
 import { type CapacityReport, markdown, writeReport } from './capacity-report.js';
 import { checkMix, MIX, type MixRequest, peakRate, RENDER_KINDS, requestOf, templateIds } from './mix.js';
-import { type ProcessTree, startProcessTree } from './engine.js';
+import { type BuildTree, startBuildTree } from './engine.js';
 import { processCpuMs } from './proc-cpu.js';
 
 const { values: args } = parseArgs({
@@ -80,11 +80,9 @@ async function loopbackLlm(): Promise<{ url: string; close(): void }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, close: () => server.close() };
 }
 
-type Tree = ProcessTree;
-
 /** `npm start`'s process tree with one render worker, and a customer's key with credits for every AI call. */
-const startTree = (llmUrl: string): Promise<Tree> =>
-  startProcessTree(fileURLToPath(new URL('..', import.meta.url)), {
+const startTree = (llmUrl: string): Promise<BuildTree> =>
+  startBuildTree(fileURLToPath(new URL('..', import.meta.url)), {
     env: {
       QR_WORKERS: '1',
       QR_LOG_FORMAT: 'text',
@@ -98,7 +96,7 @@ const startTree = (llmUrl: string): Promise<Tree> =>
 
 let serial = 0;
 /** Where a class is sent and how its requests are built, each unique. */
-function target(kind: string, tree: Tree, templates: string[]): { url: string; next: () => MixRequest } {
+function target(kind: string, tree: BuildTree, templates: string[]): { url: string; next: () => MixRequest } {
   const key = { 'x-api-key': tree.key };
   if (kind === GATEWAY_RELAY)
     return {
@@ -119,7 +117,7 @@ function target(kind: string, tree: Tree, templates: string[]): { url: string; n
 }
 
 /** One step: the closed loop's rate and latency, and the CPU each process spent per answered request. */
-async function step(tree: Tree, url: string, next: () => MixRequest, concurrency: number): Promise<Step> {
+async function step(tree: BuildTree, url: string, next: () => MixRequest, concurrency: number): Promise<Step> {
   const cpu = () => ({ engine: processCpuMs(tree.process.pid!), site: processCpuMs(tree.sitePid) });
   const before = cpu();
   const tally = await peakRate(url, next, seconds, concurrency);

@@ -57,7 +57,7 @@ const listening = (port: number) =>
   });
 
 /** `npm start`'s process tree of one build: the engine, its site as a child process, and a customer's key. */
-export interface ProcessTree {
+export interface BuildTree {
   process: ChildProcess;
   /** The site's process (the tree's child), for its CPU time. */
   sitePid: number;
@@ -77,7 +77,7 @@ export interface ProcessTree {
  * roles: uWS listens with SO_REUSEPORT, so a fixed port that another test on this machine also took would
  * split the traffic. `onOutput` sees what the tree writes to stdout.
  */
-export async function startProcessTree(
+export async function startBuildTree(
   dist: string,
   {
     env: extra = {},
@@ -88,7 +88,7 @@ export async function startProcessTree(
     quickstartArgs?: string[];
     onOutput?: (chunk: string) => void;
   } = {},
-): Promise<ProcessTree> {
+): Promise<BuildTree> {
   const dataDir = mkdtempSync(join(tmpdir(), 'qrfarm-loadtest-'));
   const env = {
     ...process.env,

@@ -23,7 +23,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { median } from '../bench/cases.js';
-import { startProcessTree } from './engine.js';
+import { startBuildTree } from './engine.js';
 import { processCpuMs } from './proc-cpu.js';
 
 const SECONDS = Number(process.env.LOADTEST_SECONDS ?? 10);
@@ -43,7 +43,7 @@ interface Tree {
 
 /** One build's process tree, its output prefixed with `label`. */
 async function startTree(label: string, dist: string): Promise<Tree> {
-  const tree = await startProcessTree(dist, { onOutput: (chunk) => process.stdout.write(`[${label}] ${chunk}`) });
+  const tree = await startBuildTree(dist, { onOutput: (chunk) => process.stdout.write(`[${label}] ${chunk}`) });
   return {
     label,
     process: tree.process,
